@@ -1,0 +1,14 @@
+module kdv.dev
+
+go 1.26.0
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	go.yaml.in/yaml/v2 v2.4.4 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	k8s.io/apimachinery v0.37.2 // indirect
+	k8s.io/apiserver v0.37.2 // indirect
+	sigs.k8s.io/yaml v1.6.0 // indirect
+)
