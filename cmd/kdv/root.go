@@ -1,0 +1,24 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kdv",
+		Short: "Kubernetes declarative validation: the apiserver's verdict, offline",
+		Long: `kdv validates Kubernetes manifests and CustomResourceDefinitions as the
+kube-apiserver would (structural schemas, OpenAPI value validation, CEL rules,
+list types, ObjectMeta, pruning and defaulting), and generates OpenAPI and CRDs
+from tagged Go types.`,
+		SilenceUsage:  true,
+		SilenceErrors: false,
+		Version:       version,
+	}
+	root.AddCommand(newCheckCommand())
+	return root
+}
