@@ -1,0 +1,125 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+	yamlv3 "go.yaml.in/yaml/v3"
+	kjson "sigs.k8s.io/json"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// decodeError is a document's decode failure before it is tied to a file and index.
+type decodeError struct {
+	line int    // absolute line, 0 when unknown
+	path string // field path when known
+	msg  string
+}
+
+// decodeYAML decodes one YAML document as the apiserver's strict YAML serializer does:
+// sigs.k8s.io/yaml.YAMLToJSONStrict (go-yaml v2, duplicate keys rejected), then JSON into
+// interface{} with ints preserved (k8s.io/apimachinery/pkg/util/json.Unmarshal).
+func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
+	if maxExpanded > 0 && bytes.IndexByte(c.raw, '&') >= 0 && bytes.IndexByte(c.raw, '*') >= 0 {
+		if root := pos.node(); root != nil {
+			s := sizer{limit: maxExpanded, memo: map[*yamlv3.Node]int{}}
+			if n := s.size(root); n > maxExpanded {
+				line, _ := pos.abs(root)
+				return nil, &decodeError{line: line, msg: fmt.Sprintf("yaml: document contains excessive aliasing: expands to more than %d bytes", maxExpanded)}
+			}
+		}
+	}
+	j, err := sigsyaml.YAMLToJSONStrict(c.raw)
+	if err != nil {
+		var te *yamlv2.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			// Strict decoding errors: duplicate keys, each "line N: key "x" already set in map".
+			var de decodeError
+			msgs := make([]string, len(te.Errors))
+			for i, e := range te.Errors {
+				m, line := absLine(e, c.line)
+				if i == 0 {
+					de.line = line
+					m = strings.TrimPrefix(m, yamlLineRe.FindString(m))
+				}
+				msgs[i] = m
+			}
+			de.msg = strings.Join(msgs, "; ")
+			return nil, &de
+		}
+		msg, line := absLine(err.Error(), c.line)
+		return nil, &decodeError{line: line, msg: msg}
+	}
+	var v any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &v); err != nil {
+		return nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	return v, nil
+}
+
+// decodeJSON decodes one JSON value as the apiserver's strict JSON serializer does
+// (sigs.k8s.io/json.UnmarshalStrict with DisallowDuplicateFields, ints preserved).
+func decodeJSON(raw []byte) (any, *decodeError) {
+	var v any
+	strict, err := kjson.UnmarshalStrict(raw, &v, kjson.DisallowDuplicateFields)
+	if err != nil {
+		return nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	if len(strict) == 0 {
+		return v, nil
+	}
+	var de decodeError
+	msgs := make([]string, len(strict))
+	for i, e := range strict {
+		msgs[i] = e.Error()
+		if i == 0 {
+			if fp, ok := e.(interface{ FieldPath() string }); ok {
+				de.path = fp.FieldPath()
+			}
+		}
+	}
+	de.msg = strings.Join(msgs, "; ")
+	return nil, &de
+}
+
+// sizer estimates the size of a YAML node once aliases are expanded: the sum of its scalars'
+// lengths plus one per node, saturating just above limit.
+type sizer struct {
+	limit int
+	memo  map[*yamlv3.Node]int
+	depth int
+}
+
+func (s *sizer) size(n *yamlv3.Node) int {
+	if n == nil {
+		return 0
+	}
+	switch n.Kind {
+	case yamlv3.AliasNode:
+		if v, ok := s.memo[n.Alias]; ok {
+			return v
+		}
+		s.memo[n.Alias] = 0 // a cycle counts as nothing; the YAML decoder rejects it
+		v := s.size(n.Alias)
+		s.memo[n.Alias] = v
+		return v
+	case yamlv3.ScalarNode:
+		return len(n.Value) + 1
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > 10000 {
+		return s.limit + 1
+	}
+	total := 1
+	for _, c := range n.Content {
+		total += s.size(c)
+		if total > s.limit {
+			return s.limit + 1
+		}
+	}
+	return total
+}

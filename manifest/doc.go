@@ -1,0 +1,50 @@
+// Package manifest reads Kubernetes manifests (files, directories and stdin) into documents,
+// decoding values exactly as kubectl and the kube-apiserver decode them, and keeping enough
+// of the source to point reports at the file and line of any field.
+//
+// # Sources
+//
+// [Read] accepts files, directories and "-" for stdin. Directories are walked recursively in
+// lexical order and only files ending in ".yaml", ".yml" or ".json" are read (kubectl's
+// FileExtensions, case-sensitive as in kubectl); a file named explicitly is read whatever its
+// extension.
+//
+// # Splitting
+//
+// A file is a JSON stream when its first non-space byte is '{' (apimachinery's IsJSONBuffer,
+// as used by yaml.NewYAMLOrJSONDecoder); otherwise it is split into YAML documents the way
+// k8s.io/apimachinery/pkg/util/yaml.YAMLReader does: a line that begins with "---" ends a
+// document; only spaces and a comment may follow the "---" (anything else is reported as
+// "invalid Yaml document separator", as kubectl does, and reading goes on after it). A leading
+// UTF-8 byte order mark is dropped. CRLF line endings are accepted. A "..." marker ends a
+// document's content; text after it up to the next "---" is ignored, as the YAML decoder
+// behind kubectl ignores it.
+//
+// Documents that are empty, contain only comments, or decode to null (for example "null" or
+// "~") are skipped, as kubectl skips them (cli-runtime's StreamVisitor). Document indexes count
+// the remaining documents only, so Index is the 0-based position among the documents kubectl
+// would send; a document that fails to decode still takes an index.
+//
+// # Decoding
+//
+// YAML goes through sigs.k8s.io/yaml.YAMLToJSONStrict (YAML 1.1 via go.yaml.in/yaml/v2, as
+// the apiserver's YAML serializer) and the JSON through sigs.k8s.io/json's case-sensitive,
+// int-preserving decoder (k8s.io/apimachinery/pkg/util/json.Unmarshal): integers become int64,
+// other numbers float64, as in unstructured objects on the apiserver. Duplicate keys are
+// errors, with the messages of the apiserver's strict decoding (`key "x" already set in map`
+// for YAML, `duplicate field "x"` for JSON) and the line of the repeated key.
+//
+// # Limits
+//
+// A document over Options.MaxDocumentBytes (default 3 MiB, the apiserver's
+// MaxRequestBodyBytes) is an error. Nesting is bounded at 10000 levels by the YAML and JSON
+// decoders themselves ("exceeded max depth of 10000"). Alias expansion is bounded twice: by
+// the YAML decoder's alias ratio check ("document contains excessive aliasing") and by
+// Options.MaxExpandedBytes, which catches aliases of large values that stay under that ratio.
+//
+// # Errors
+//
+// Nothing is lost: a bad document becomes a [Document] whose Err is an [*Error] naming the
+// file, document index and absolute line, and reading continues with the next document and
+// the next file.
+package manifest

@@ -1,0 +1,160 @@
+package manifest
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+)
+
+// positions maps field paths of one document to lines in its file. The YAML node tree
+// (go.yaml.in/yaml/v3, which parses JSON too) is built on first use only, so reading stays
+// cheap when no report needs a line.
+type positions struct {
+	raw  []byte
+	line int // file line of raw[0]
+	col  int // file column of raw[0]
+
+	once sync.Once
+	root *yamlv3.Node // the document's content node; nil when it does not parse
+}
+
+// node returns the parsed content node, parsing on first call.
+func (p *positions) node() *yamlv3.Node {
+	p.once.Do(func() {
+		var doc yamlv3.Node
+		if err := yamlv3.Unmarshal(p.raw, &doc); err != nil {
+			return
+		}
+		if doc.Kind == yamlv3.DocumentNode && len(doc.Content) > 0 {
+			p.root = doc.Content[0]
+		}
+	})
+	return p.root
+}
+
+// abs converts a node's document-relative position into a file line and column.
+func (p *positions) abs(n *yamlv3.Node) (line, col int) {
+	line, col = n.Line+p.line-1, n.Column
+	if n.Line == 1 {
+		col += p.col - 1
+	}
+	return line, col
+}
+
+// lookup returns the file position of the deepest node on path that exists (the key of a
+// mapping entry, or a sequence item), or 0, 0 when the document does not parse.
+func (p *positions) lookup(path string) (line, col int) {
+	n := p.node()
+	if n == nil {
+		return 0, 0
+	}
+	best := n
+	for steps := 0; path != "" && steps < 100000; steps++ {
+		for hops := 0; n.Kind == yamlv3.AliasNode && n.Alias != nil && hops < 100; hops++ {
+			n = n.Alias
+		}
+		path = strings.TrimPrefix(path, ".")
+		var key, val *yamlv3.Node
+		var rest string
+		switch n.Kind {
+		case yamlv3.MappingNode:
+			key, val, rest = matchKey(n, path)
+		case yamlv3.SequenceNode:
+			if i, r, ok := parseIndex(path); ok && i < len(n.Content) {
+				val, rest = n.Content[i], r
+			}
+		}
+		if val == nil {
+			break
+		}
+		if key != nil {
+			best = key
+		} else {
+			best = val
+		}
+		n, path = val, rest
+	}
+	return p.abs(best)
+}
+
+// matchKey finds the mapping entry named at the start of path, either as "[key]" (the
+// field.Path form for map keys) or as a field name followed by '.', '[' or the end. Names
+// may contain dots, so the longest matching key wins; among equal keys the last wins, as
+// it is the one the decoder keeps.
+func matchKey(m *yamlv3.Node, path string) (key, val *yamlv3.Node, rest string) {
+	bracket := strings.HasPrefix(path, "[")
+	best := -1
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i].Value
+		if len(k) < best {
+			continue
+		}
+		var ok bool
+		var r string
+		if bracket {
+			if strings.HasPrefix(path[1:], k+"]") {
+				ok, r = true, path[len(k)+2:]
+			}
+		} else if strings.HasPrefix(path, k) {
+			r = path[len(k):]
+			ok = r == "" || r[0] == '.' || r[0] == '['
+		}
+		if ok {
+			best, key, val, rest = len(k), m.Content[i], m.Content[i+1], r
+		}
+	}
+	return key, val, rest
+}
+
+// parseIndex parses a leading "[N]".
+func parseIndex(path string) (int, string, bool) {
+	if !strings.HasPrefix(path, "[") {
+		return 0, "", false
+	}
+	end := strings.IndexByte(path, ']')
+	if end < 0 {
+		return 0, "", false
+	}
+	i, err := strconv.Atoi(path[1:end])
+	if err != nil || i < 0 {
+		return 0, "", false
+	}
+	return i, path[end+1:], true
+}
+
+// LineOf returns the file line of the field at path, a field.Path string such as
+// "spec.template.spec.containers[0].image" or "metadata.labels[app.kubernetes.io/name]",
+// relative to the document (for a List item, relative to the item). The line is that of the
+// field's key, or of the list item for an index. When the field does not exist, the line of
+// its nearest existing ancestor is returned, and the document's Line when the source cannot
+// be parsed for positions.
+func (d *Document) LineOf(path string) int {
+	line, _ := d.Position(path)
+	return line
+}
+
+// Position is LineOf with the 1-based column as well (in bytes; 0 when unknown), for
+// reports that mark regions (SARIF).
+func (d *Document) Position(path string) (line, column int) {
+	if d.pos == nil {
+		return d.Line, 0
+	}
+	full := path
+	if d.prefix != "" {
+		switch {
+		case path == "":
+			full = d.prefix
+		case strings.HasPrefix(path, "["):
+			full = d.prefix + path
+		default:
+			full = d.prefix + "." + path
+		}
+	}
+	line, column = d.pos.lookup(full)
+	if line == 0 {
+		return d.Line, 0
+	}
+	return line, column
+}
