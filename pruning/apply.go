@@ -1,0 +1,96 @@
+package pruning
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	runtimeschema "k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kdv.dev/schema"
+)
+
+// ApplyOptions controls Apply.
+type ApplyOptions struct {
+	// PreserveUnknownFields is the CRD's spec.preserveUnknownFields: no
+	// generic pruning and no null pruning, only metadata coercion.
+	PreserveUnknownFields bool
+	// DropInvalidMetadata drops malformed metadata fields instead of
+	// failing (the apiserver does so only for objects read from storage).
+	DropInvalidMetadata bool
+	// ReturnUnknownFieldPaths collects the removed fields' paths, as the
+	// apiserver does for fieldValidation=Strict or Warn. Without it Apply
+	// returns no paths.
+	ReturnUnknownFieldPaths bool
+}
+
+// Apply runs the apiserver's decode-time steps on a custom resource obj
+// whose version's schema is s, in its order: decode root metadata into
+// ObjectMeta (unknown fields reported as "metadata.<field>"), prune with
+// obj as resource root, remove non-nullable nulls without default, coerce
+// metadata of embedded resources, then write back apiVersion, kind and the
+// root metadata normalized through ObjectMeta (which drops unknown metadata
+// fields and writes creationTimestamp: null when unset).
+//
+// unknownFields holds what strict field validation reports, each as
+// `unknown field "<path>"`: root metadata fields first (in ObjectMeta
+// decoding order), then the sorted pruned paths, then the sorted unknown
+// metadata fields of embedded resources. The order is the apiserver's.
+//
+// err is what the apiserver fails the request with while decoding: a
+// non-string kind or apiVersion (`.kind accessor error: 5 is of the type
+// int64, expected string`), a malformed apiVersion, malformed root metadata,
+// or a *field.Error from embedded metadata coercion. obj is then partly
+// pruned and must not be used.
+//
+// The apiserver applies these steps only when obj's group and kind are the
+// CRD's; callers pick s by GVK, so Apply does not check.
+//
+// It mirrors unstructuredSchemaCoercer.apply in
+// k8s.io/apiextensions-apiserver pkg/apiserver/customresource_handler.go.
+func Apply(obj map[string]any, s *schema.Structural, opts ApplyOptions) (unknownFields []string, err error) {
+	kind, foundKind, err := unstructured.NestedString(obj, "kind")
+	if err != nil {
+		return nil, err
+	}
+	apiVersion, foundAPIVersion, err := unstructured.NestedString(obj, "apiVersion")
+	if err != nil {
+		return nil, err
+	}
+	metaOpts := MetaOptions{
+		DropInvalidFields:       opts.DropInvalidMetadata,
+		ReturnUnknownFieldPaths: opts.ReturnUnknownFieldPaths,
+	}
+	objectMeta, foundObjectMeta, metaUnknown, err := GetObjectMeta(obj, nil, metaOpts)
+	if err != nil {
+		return nil, err
+	}
+	unknownFields = append(unknownFields, metaUnknown...)
+	if _, err := runtimeschema.ParseGroupVersion(apiVersion); err != nil {
+		return nil, err
+	}
+
+	if !opts.PreserveUnknownFields {
+		unknownFields = append(unknownFields, Prune(obj, s, Options{
+			IsResourceRoot: true,
+			DiscardPaths:   !opts.ReturnUnknownFieldPaths,
+		})...)
+		PruneNonNullableNullsWithoutDefaults(obj, s)
+	}
+	ferr, paths := CoerceMeta(nil, obj, s, false, metaOpts)
+	if ferr != nil {
+		return nil, ferr
+	}
+	unknownFields = append(unknownFields, paths...)
+
+	// Restore the meta fields, starting clean.
+	if foundKind {
+		obj["kind"] = kind
+	}
+	if foundAPIVersion {
+		obj["apiVersion"] = apiVersion
+	}
+	if foundObjectMeta {
+		if err := SetObjectMeta(obj, objectMeta); err != nil {
+			return nil, err
+		}
+	}
+	return unknownFields, nil
+}

@@ -1,0 +1,198 @@
+package pruning
+
+import (
+	"fmt"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
+
+	"kdv.dev/schema"
+)
+
+// MetaOptions controls ObjectMeta decoding and coercion.
+type MetaOptions struct {
+	// DropInvalidFields drops metadata fields that do not decode into
+	// ObjectMeta (and non-string apiVersion/kind of embedded resources)
+	// instead of failing. The apiserver sets it only when reading stored
+	// objects; request bodies fail instead.
+	DropInvalidFields bool
+	// ReturnUnknownFieldPaths reports metadata fields ObjectMeta does not
+	// know (strict field validation), as "<parent>.metadata.<field>".
+	ReturnUnknownFieldPaths bool
+}
+
+// GetObjectMeta decodes obj["metadata"] into an ObjectMeta the way the
+// apiserver's JSON decoding of a typed object would. found is false when
+// obj has no metadata. With ReturnUnknownFieldPaths, fields ObjectMeta does
+// not know are returned as paths prefixed by parent's "metadata" child
+// (parent nil: "metadata.foo"). A malformed field (labels: 5) is an error,
+// e.g. `json: cannot unmarshal number into Go struct field
+// ObjectMeta.labels of type map[string]string`, unless DropInvalidFields,
+// which keeps every field that decodes on its own.
+//
+// It mirrors objectmeta.GetObjectMetaWithOptions of
+// k8s.io/apiextensions-apiserver.
+func GetObjectMeta(obj map[string]any, parent *field.Path, opts MetaOptions) (meta *metav1.ObjectMeta, found bool, unknownPaths []string, err error) {
+	metadata, found := obj["metadata"]
+	if !found {
+		return nil, false, nil, nil
+	}
+	meta = &metav1.ObjectMeta{}
+	data, err := utiljson.Marshal(metadata)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	prefix := parent.Child("metadata").String()
+	var unmarshalErr error
+	if opts.ReturnUnknownFieldPaths {
+		var strictErrs []error
+		strictErrs, unmarshalErr = kjson.UnmarshalStrict(data, meta)
+		if unmarshalErr == nil {
+			return meta, true, strictPaths(prefix, strictErrs), nil
+		}
+	} else if unmarshalErr = utiljson.Unmarshal(data, meta); unmarshalErr == nil {
+		return meta, true, nil, nil
+	}
+	if !opts.DropInvalidFields {
+		return nil, true, nil, unmarshalErr
+	}
+
+	m, ok := metadata.(map[string]any)
+	if !ok {
+		return nil, false, nil, fmt.Errorf("invalid metadata: expected object, got %T", metadata)
+	}
+	// Decode field by field, keeping those that decode on their own.
+	acc, probe := &metav1.ObjectMeta{}, &metav1.ObjectMeta{}
+	for k, v := range m {
+		one, err := utiljson.Marshal(map[string]any{k: v})
+		if err != nil || utiljson.Unmarshal(one, probe) != nil {
+			continue
+		}
+		if opts.ReturnUnknownFieldPaths {
+			strictErrs, _ := kjson.UnmarshalStrict(one, acc)
+			unknownPaths = append(unknownPaths, strictPaths(prefix, strictErrs)...)
+		} else {
+			_ = utiljson.Unmarshal(one, acc)
+		}
+	}
+	return acc, true, unknownPaths, nil
+}
+
+func strictPaths(prefix string, errs []error) []string {
+	var paths []string
+	for _, err := range errs {
+		if fe, ok := err.(kjson.FieldError); ok {
+			paths = append(paths, prefix+"."+fe.FieldPath())
+		}
+	}
+	return paths
+}
+
+// SetObjectMeta replaces obj["metadata"] with meta converted back to
+// unstructured form (a zero creationTimestamp becomes null, as the
+// apiserver's converter writes it); a nil meta removes metadata. It mirrors
+// objectmeta.SetObjectMeta.
+func SetObjectMeta(obj map[string]any, meta *metav1.ObjectMeta) error {
+	if meta == nil {
+		delete(obj, "metadata")
+		return nil
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(meta)
+	if err != nil {
+		return err
+	}
+	obj["metadata"] = m
+	return nil
+}
+
+// CoerceMeta coerces the TypeMeta and ObjectMeta of every embedded resource
+// in obj (and of obj itself when isResourceRoot): apiVersion and kind must be
+// strings (`<path>.kind: Invalid value: 5: must be a string`), metadata is
+// decoded into ObjectMeta and written back, which drops unknown fields and a
+// zero creationTimestamp (`<path>.metadata: Invalid value: ...: <decode
+// error>` when malformed). It stops at the first error. It returns the
+// unknown metadata fields (only with ReturnUnknownFieldPaths), sorted, with
+// field.Path prefixes (`spec.template.metadata.foo`, map values as
+// `spec.m[key].metadata.foo`). pth is the path of obj (nil at the root).
+//
+// It mirrors objectmeta.CoerceWithOptions of k8s.io/apiextensions-apiserver.
+func CoerceMeta(pth *field.Path, obj any, s *schema.Structural, isResourceRoot bool, opts MetaOptions) (*field.Error, []string) {
+	if isResourceRoot {
+		s = asEmbedded(s)
+	}
+	c := coercer{opts: opts}
+	err := c.coerce(pth, obj, s)
+	sort.Strings(c.unknown)
+	return err, c.unknown
+}
+
+type coercer struct {
+	opts    MetaOptions
+	unknown []string
+}
+
+func (c *coercer) coerce(pth *field.Path, x any, s *schema.Structural) *field.Error {
+	if s == nil {
+		return nil
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		for k, v := range x {
+			if s.XEmbeddedResource {
+				if err := c.coerceMetaField(pth, x, k, v); err != nil {
+					return err
+				}
+			}
+			if prop, ok := s.Properties[k]; ok {
+				if err := c.coerce(pth.Child(k), v, &prop); err != nil {
+					return err
+				}
+			} else if s.AdditionalProperties != nil {
+				if err := c.coerce(pth.Key(k), v, s.AdditionalProperties.Structural); err != nil {
+					return err
+				}
+			}
+		}
+	case []any:
+		for i, v := range x {
+			if err := c.coerce(pth.Index(i), v, s.Items); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// coerceMetaField coerces field k (value v) of the embedded resource x.
+func (c *coercer) coerceMetaField(pth *field.Path, x map[string]any, k string, v any) *field.Error {
+	switch k {
+	case "apiVersion", "kind":
+		if _, ok := v.(string); !ok {
+			if !c.opts.DropInvalidFields {
+				return field.Invalid(pth.Child(k), v, "must be a string")
+			}
+			delete(x, k)
+		}
+	case "metadata":
+		meta, found, unknown, err := GetObjectMeta(x, pth, c.opts)
+		c.unknown = append(c.unknown, unknown...)
+		if err != nil {
+			if !c.opts.DropInvalidFields {
+				return field.Invalid(pth.Child("metadata"), v, err.Error())
+			}
+		} else if found {
+			if err := SetObjectMeta(x, meta); err != nil {
+				return field.Invalid(pth.Child("metadata"), v, err.Error())
+			}
+			if meta.CreationTimestamp.IsZero() {
+				unstructured.RemoveNestedField(x, "metadata", "creationTimestamp")
+			}
+		}
+	}
+	return nil
+}
