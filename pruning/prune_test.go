@@ -104,9 +104,9 @@ var pruneCases = []pruneCase{
 		in:   `[{"a":1},{"b":1},{"a":1,"b":2,"c":3}]`,
 		want: `[{},{},{}]`, wantPruned: []string{"[0].a", "[1].b", "[2].a", "[2].b", "[2].c"}},
 	{name: `"object array object"`,
-		schema: `{properties: {array: {items: {properties: {a: {}, c: {}}}}, specified: {properties: {a: {}, c: {}}}}}`,
-		in:     `{"array":[{"a":1},{"b":1},{"a":1,"b":2,"c":3}],"unspecified":{"a":1},"specified":{"a":1,"b":2,"c":3}}`,
-		want:   `{"array":[{"a":1},{},{"a":1,"c":3}],"specified":{"a":1,"c":3}}`,
+		schema:     `{properties: {array: {items: {properties: {a: {}, c: {}}}}, specified: {properties: {a: {}, c: {}}}}}`,
+		in:         `{"array":[{"a":1},{"b":1},{"a":1,"b":2,"c":3}],"unspecified":{"a":1},"specified":{"a":1,"b":2,"c":3}}`,
+		want:       `{"array":[{"a":1},{},{"a":1,"c":3}],"specified":{"a":1,"c":3}}`,
 		wantPruned: []string{"array[1].b", "array[2].b", "specified.b", "unspecified"}},
 	{name: `"nested x-kubernetes-preserve-unknown-fields"`, schema: nestedPreserveSchema,
 		in: `{
@@ -188,9 +188,9 @@ var pruneCases = []pruneCase{
 		in:     `{"a":"str","z":[{"q":1}]}`,
 		want:   `{"a":"str"}`, wantPruned: []string{"z"}},
 	{name: "sorted as strings, not by index value",
-		schema: `{type: object, properties: {l: {type: array, items: {type: object}}}}`,
-		in:     `{"l":[{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1}]}`,
-		want:   `{"l":[{},{},{},{},{},{},{},{},{},{},{}]}`,
+		schema:     `{type: object, properties: {l: {type: array, items: {type: object}}}}`,
+		in:         `{"l":[{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1},{"a":1}]}`,
+		want:       `{"l":[{},{},{},{},{},{},{},{},{},{},{}]}`,
 		wantPruned: []string{"l[0].a", "l[10].a", "l[1].a", "l[2].a", "l[3].a", "l[4].a", "l[5].a", "l[6].a", "l[7].a", "l[8].a", "l[9].a"}},
 }
 
