@@ -1,0 +1,71 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// WriteJSON writes r in kubectl-validate's `-o json` shape: one object mapping
+// each file name to the list of metav1.Status of its documents, in document
+// order, indented with four spaces and followed by a newline
+// (kubectl-validate pkg/cmd/validate.go: json.MarshalIndent(res, "", "    ")).
+// Files appear sorted by name, not in input order, because encoding/json
+// sorts map keys, exactly as kubectl-validate's output does.
+//
+// Per document (see [DocumentResult.Status]): valid is {"metadata":{},"status":"Success"};
+// invalid is apierrors.NewInvalid(GroupKind, name, Errors).ErrStatus, byte
+// for byte what the apiserver puts in a 422 response body minus its
+// kind/apiVersion, which kubectl-validate does not print either.
+// Warnings have no place in a Status and are not written.
+func WriteJSON(w io.Writer, r *Result, _ Options) error {
+	res := map[string][]metav1.Status{}
+	for i := range r.Documents {
+		d := &r.Documents[i]
+		res[d.File] = append(res[d.File], d.Status())
+	}
+	data, err := json.MarshalIndent(res, "", "    ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	_, err = w.Write(data)
+	return err
+}
+
+// Status returns the metav1.Status that the JSON format writes for d:
+//
+//   - valid: Status "Success" and nothing else (kubectl-validate).
+//   - skipped: Status "Success" with Message "skipped: <reason>".
+//   - invalid: apierrors.NewInvalid(d.GVK.GroupKind(), d.Name, d.Errors), the
+//     apiserver's 422 Invalid status (k8s.io/apiserver rest.BeforeCreate).
+//   - failed: if Err wraps an *apierrors.StatusError, its status; with
+//     ErrInternal, apierrors.NewInternalError(Err) (code 500, what
+//     kubectl-validate writes for every non-API error); otherwise
+//     apierrors.NewBadRequest(Err.Error()) (code 400, reason BadRequest),
+//     since the input, not kdv, is at fault.
+func (d *DocumentResult) Status() metav1.Status {
+	switch d.Outcome() {
+	case Failed:
+		var se *apierrors.StatusError
+		if errors.As(d.Err, &se) {
+			return se.ErrStatus
+		}
+		if d.ErrKind == ErrInternal {
+			return apierrors.NewInternalError(d.Err).ErrStatus
+		}
+		return apierrors.NewBadRequest(d.Err.Error()).ErrStatus
+	case Invalid:
+		return apierrors.NewInvalid(d.GVK.GroupKind(), d.Name, d.Errors).ErrStatus
+	case Skipped:
+		msg := "skipped"
+		if d.SkipReason != "" {
+			msg += ": " + d.SkipReason
+		}
+		return metav1.Status{Status: metav1.StatusSuccess, Message: msg}
+	}
+	return metav1.Status{Status: metav1.StatusSuccess}
+}

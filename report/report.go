@@ -1,0 +1,290 @@
+// Package report holds the result model of `kdv validate` and `kdv check` and
+// renders it as text, JSON (kubectl-validate's shape), JUnit XML or SARIF 2.1.0.
+//
+// The model is deliberately plain data: cmd/kdv fills a [Result] with one
+// [DocumentResult] per input document, in input order, and hands it to [Write].
+// The package depends only on the standard library and k8s.io/apimachinery so
+// that every other kdv package can stay below it.
+package report
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Process exit codes of kdv, as fixed by DESIGN.md ("CLI contract").
+const (
+	// ExitValid means every document was valid (skipped documents and
+	// warnings do not change it).
+	ExitValid = 0
+	// ExitInvalid means at least one document failed validation.
+	ExitInvalid = 1
+	// ExitUsage means bad usage or unreadable input or schema: a document
+	// could not be parsed, or had no usable schema.
+	ExitUsage = 2
+	// ExitInternal means kdv itself failed (a bug).
+	ExitInternal = 3
+)
+
+// ErrKind classifies a document-level failure ([DocumentResult.Err]). Its
+// value is used verbatim as the SARIF rule id and the JUnit error type.
+type ErrKind string
+
+const (
+	// ErrDocument is the zero value: an unclassified failure caused by the
+	// input. It counts as ExitUsage.
+	ErrDocument ErrKind = ""
+	// ErrParse means the document could not be read or decoded (YAML/JSON
+	// syntax, missing apiVersion or kind).
+	ErrParse ErrKind = "ParseError"
+	// ErrNoSchema means no schema is known for the document's
+	// GroupVersionKind, e.g. `no schema for extensions/v1beta1, Kind=Deployment`.
+	ErrNoSchema ErrKind = "NoSchema"
+	// ErrSchema means a schema exists but could not be loaded or compiled.
+	ErrSchema ErrKind = "SchemaError"
+	// ErrInternal means a bug in kdv. It counts as ExitInternal and is
+	// rendered in JSON as kubectl-validate renders non-API errors
+	// (apierrors.NewInternalError, code 500).
+	ErrInternal ErrKind = "InternalError"
+)
+
+// ruleID is the SARIF rule id / JUnit error type of k.
+func (k ErrKind) ruleID() string {
+	if k == ErrDocument {
+		return "DocumentError"
+	}
+	return string(k)
+}
+
+// DocumentResult is the outcome of validating one document of one file.
+//
+// Exactly one of four outcomes applies (see [DocumentResult.Outcome]): Err set
+// means the document could not be validated at all; Skipped means it was
+// deliberately not validated; non-empty Errors means invalid; otherwise valid.
+type DocumentResult struct {
+	// File is the input name as the user gave it ("-" or similar for stdin).
+	File string
+	// Index is the 0-based position of the document within File.
+	Index int
+	// Line is the 1-based line where the document starts; 0 if unknown.
+	Line int
+
+	// GVK, Namespace and Name identify the object, as far as they are known.
+	// An empty GVK.Group is the core group.
+	GVK       schema.GroupVersionKind
+	Namespace string
+	Name      string
+
+	// Errors are the validation errors in the apiserver's order; writers
+	// keep that order.
+	Errors field.ErrorList
+	// ErrorLine optionally maps an error of Errors to the 1-based line of
+	// its field in File; 0 means unknown, and the writers fall back to Line.
+	ErrorLine func(*field.Error) int
+	// Warnings are non-fatal findings (ratcheted errors, unknown formats,
+	// ...), rendered at Line. They do not make a document invalid.
+	Warnings []string
+
+	// Err is a document-level failure: unreadable or unparsable document,
+	// no schema for its GVK, schema compile failure, or an internal error.
+	Err error
+	// ErrKind classifies Err; ignored when Err is nil.
+	ErrKind ErrKind
+
+	// Skipped marks a document that was deliberately not validated (for
+	// example --ignore-missing-schemas); SkipReason says why.
+	Skipped    bool
+	SkipReason string
+}
+
+// Outcome is the overall state of one document.
+type Outcome int
+
+const (
+	// Valid: validated without errors.
+	Valid Outcome = iota
+	// Invalid: validated, with at least one field error.
+	Invalid
+	// Failed: not validated because of a document-level error (Err).
+	Failed
+	// Skipped: deliberately not validated.
+	Skipped
+)
+
+// String returns the lower-case name of o ("valid", "invalid", "failed",
+// "skipped").
+func (o Outcome) String() string {
+	switch o {
+	case Valid:
+		return "valid"
+	case Invalid:
+		return "invalid"
+	case Failed:
+		return "failed"
+	case Skipped:
+		return "skipped"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// Outcome returns the state of d. Err takes precedence over Skipped, which
+// takes precedence over Errors.
+func (d *DocumentResult) Outcome() Outcome {
+	switch {
+	case d.Err != nil:
+		return Failed
+	case d.Skipped:
+		return Skipped
+	case len(d.Errors) > 0:
+		return Invalid
+	}
+	return Valid
+}
+
+// lineOf returns the 1-based line of e, falling back to the document start.
+func (d *DocumentResult) lineOf(e *field.Error) int {
+	if d.ErrorLine != nil {
+		if l := d.ErrorLine(e); l > 0 {
+			return l
+		}
+	}
+	return d.Line
+}
+
+// kindString is "Kind" for the core group and "group/Kind" otherwise; empty
+// when the kind is unknown.
+func (d *DocumentResult) kindString() string {
+	if d.GVK.Kind == "" {
+		return ""
+	}
+	if d.GVK.Group == "" {
+		return d.GVK.Kind
+	}
+	return d.GVK.Group + "/" + d.GVK.Kind
+}
+
+// Identity returns how writers name the object: "group/Kind namespace/name",
+// with just "Kind" for the core group and just "name" without a namespace.
+// Unknown parts are left out; it is empty when neither kind nor name is known.
+func (d *DocumentResult) Identity() string {
+	name := d.Name
+	if name != "" && d.Namespace != "" {
+		name = d.Namespace + "/" + name
+	}
+	k := d.kindString()
+	switch {
+	case k == "":
+		return name
+	case name == "":
+		return k
+	}
+	return k + " " + name
+}
+
+// displayName is Identity, or "document N" (1-based) when that is empty.
+func (d *DocumentResult) displayName() string {
+	if id := d.Identity(); id != "" {
+		return id
+	}
+	return fmt.Sprintf("document %d", d.Index+1)
+}
+
+// Result is the outcome of one kdv run: every document, in input order.
+type Result struct {
+	Documents []DocumentResult
+}
+
+// ExitCode returns the process exit code for r (DESIGN.md): ExitInternal if
+// any document failed with ErrInternal, else ExitUsage if any other
+// document-level failure occurred, else ExitInvalid if any document is
+// invalid, else ExitValid. Skipped documents and warnings count as valid.
+func (r *Result) ExitCode() int {
+	code := ExitValid
+	for i := range r.Documents {
+		d := &r.Documents[i]
+		c := ExitValid
+		switch d.Outcome() {
+		case Failed:
+			c = ExitUsage
+			if d.ErrKind == ErrInternal {
+				c = ExitInternal
+			}
+		case Invalid:
+			c = ExitInvalid
+		}
+		code = max(code, c)
+	}
+	return code
+}
+
+// Summary counts the documents of a Result by outcome.
+type Summary struct {
+	Files     int // distinct File values
+	Documents int
+	Valid     int
+	Invalid   int
+	Failed    int
+	Skipped   int
+	Errors    int // field errors over all invalid documents
+	Warnings  int // warnings over all documents
+}
+
+// Summary counts r's documents.
+func (r *Result) Summary() Summary {
+	var s Summary
+	files := map[string]bool{}
+	for i := range r.Documents {
+		d := &r.Documents[i]
+		if !files[d.File] {
+			files[d.File] = true
+			s.Files++
+		}
+		s.Documents++
+		switch d.Outcome() {
+		case Valid:
+			s.Valid++
+		case Invalid:
+			s.Invalid++
+		case Failed:
+			s.Failed++
+		case Skipped:
+			s.Skipped++
+		}
+		s.Errors += len(d.Errors)
+		s.Warnings += len(d.Warnings)
+	}
+	return s
+}
+
+// String renders s as the text format's last line, e.g.
+// "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)".
+func (s Summary) String() string {
+	return fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
+		plural(s.Documents, "document"), plural(s.Files, "file"),
+		s.Valid, s.Invalid, s.Failed, s.Skipped,
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// fileOrder returns the distinct file names of docs in order of first
+// appearance, and the indexes of each file's documents.
+func fileOrder(docs []DocumentResult) ([]string, map[string][]int) {
+	var files []string
+	byFile := map[string][]int{}
+	for i := range docs {
+		f := docs[i].File
+		if _, ok := byFile[f]; !ok {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], i)
+	}
+	return files, byFile
+}

@@ -1,0 +1,102 @@
+package report
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// ANSI SGR sequences used when Options.Color is set.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// WriteText writes r in the text format, one line per finding, in input order:
+//
+//	file:line: group/Kind namespace/name: <(*field.Error).Error()>
+//	file:line: <document-level error>
+//	file:line: warning: group/Kind namespace/name: <warning>
+//	file:line: skipped: group/Kind namespace/name: <reason>
+//
+// followed by the [Summary] line. The core group is written as just "Kind",
+// an object without namespace as just "name"; ":line" is left out when the
+// line is unknown. Valid documents produce no line of their own. With
+// opts.Color, locations are bold and messages coloured by severity.
+func WriteText(w io.Writer, r *Result, opts Options) error {
+	t := textWriter{w: bufio.NewWriter(w), color: opts.Color}
+	for i := range r.Documents {
+		d := &r.Documents[i]
+		id := d.Identity()
+		if d.Err != nil {
+			t.line(d.File, d.Line, "", "", ansiRed, d.Err.Error())
+		}
+		if d.Skipped && d.Err == nil {
+			msg := d.displayName()
+			if d.SkipReason != "" {
+				msg += ": " + d.SkipReason
+			}
+			t.line(d.File, d.Line, "skipped: ", ansiCyan, "", msg)
+		}
+		for _, e := range d.Errors {
+			t.line(d.File, d.lineOf(e), "", "", ansiRed, prefixed(id, e.Error()))
+		}
+		for _, msg := range d.Warnings {
+			t.line(d.File, d.Line, "warning: ", ansiYellow, "", prefixed(id, msg))
+		}
+	}
+	sum := r.Summary().String()
+	if t.color {
+		c := ansiGreen
+		if r.ExitCode() != ExitValid {
+			c = ansiRed
+		}
+		sum = ansiBold + c + sum + ansiReset
+	}
+	t.w.WriteString(sum)
+	t.w.WriteByte('\n')
+	return t.w.Flush()
+}
+
+// prefixed returns "id: msg", or msg when id is empty.
+func prefixed(id, msg string) string {
+	if id == "" {
+		return msg
+	}
+	return id + ": " + msg
+}
+
+// textWriter accumulates lines; bufio.Writer keeps the first write error,
+// which Flush reports.
+type textWriter struct {
+	w     *bufio.Writer
+	color bool
+}
+
+// line writes "file:line: <tag><msg>" with tag in tagColor and msg in
+// msgColor when colour is on.
+func (t *textWriter) line(file string, line int, tag, tagColor, msgColor, msg string) {
+	loc := file
+	if line > 0 {
+		loc += ":" + strconv.Itoa(line)
+	}
+	loc += ":"
+	if t.color {
+		loc = ansiBold + loc + ansiReset
+		if tag != "" {
+			tag = tagColor + tag + ansiReset
+		}
+		if msgColor != "" {
+			msg = msgColor + msg + ansiReset
+		}
+	}
+	t.w.WriteString(loc)
+	t.w.WriteByte(' ')
+	t.w.WriteString(tag)
+	t.w.WriteString(msg)
+	t.w.WriteByte('\n')
+}
