@@ -26,8 +26,8 @@ type ApplyOptions struct {
 // ObjectMeta (unknown fields reported as "metadata.<field>"), prune with
 // obj as resource root, remove non-nullable nulls without default, coerce
 // metadata of embedded resources, then write back apiVersion, kind and the
-// root metadata normalized through ObjectMeta (which drops unknown metadata
-// fields and writes creationTimestamp: null when unset).
+// root metadata normalized through ObjectMeta (which drops unknown and, with
+// DropInvalidMetadata, malformed metadata fields).
 //
 // unknownFields holds what strict field validation reports, each as
 // `unknown field "<path>"`: root metadata fields first (in ObjectMeta

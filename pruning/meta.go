@@ -94,9 +94,8 @@ func strictPaths(prefix string, errs []error) []string {
 }
 
 // SetObjectMeta replaces obj["metadata"] with meta converted back to
-// unstructured form (a zero creationTimestamp becomes null, as the
-// apiserver's converter writes it); a nil meta removes metadata. It mirrors
-// objectmeta.SetObjectMeta.
+// unstructured form (zero fields omitted); a nil meta removes metadata. It
+// mirrors objectmeta.SetObjectMeta.
 func SetObjectMeta(obj map[string]any, meta *metav1.ObjectMeta) error {
 	if meta == nil {
 		delete(obj, "metadata")
