@@ -1,0 +1,111 @@
+// Package defaulting applies the `default` values of a structural schema to
+// unstructured values and checks, at CRD creation, that those defaults are
+// pruned and valid, the way the kube-apiserver does.
+//
+// The apiserver defaults a custom resource right after decoding (pruning,
+// see kdv.dev/pruning), before validation; defaults of parents are applied
+// before those of their children, so a defaulted object gets its fields'
+// defaults too.
+//
+// It mirrors k8s.io/apiextensions-apiserver pkg/apiserver/schema/defaulting.
+package defaulting
+
+import (
+	"kdv.dev/pruning"
+	"kdv.dev/schema"
+)
+
+// Default sets, in place, the default of every property of every object in
+// x (unstructured JSON: map[string]any, []any, scalars) that is absent, or
+// null while its schema is not nullable. additionalProperties values and
+// array items that are null on a non-nullable schema get that schema's
+// default (the apiserver forbids defaults there, so in a valid CRD such
+// nulls stay). Defaults are deep-copied, so x never shares a default value
+// with s or with another defaulted field. A parent is defaulted before its
+// children: a defaulted object is then walked and its own missing
+// properties defaulted. A default of null (JSON null) is never applied.
+// Values at the top of x itself are not defaulted (there is no parent).
+//
+// It mirrors defaulting.Default of k8s.io/apiextensions-apiserver
+// (pkg/apiserver/schema/defaulting/algorithm.go).
+func Default(x any, s *schema.Structural) {
+	if s == nil {
+		return
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		for k, prop := range s.Properties {
+			if prop.Default.Object == nil {
+				continue
+			}
+			if v, found := x[k]; !found || isNonNullableNull(v, &prop) {
+				x[k] = deepCopyJSON(prop.Default.Object)
+			}
+		}
+		for k, v := range x {
+			if prop, found := s.Properties[k]; found {
+				Default(v, &prop)
+			} else if s.AdditionalProperties != nil {
+				ap := s.AdditionalProperties.Structural
+				if isNonNullableNull(v, ap) {
+					v = deepCopyJSON(ap.Default.Object)
+					x[k] = v
+				}
+				Default(v, ap)
+			}
+		}
+	case []any:
+		for i := range x {
+			if isNonNullableNull(x[i], s.Items) {
+				x[i] = deepCopyJSON(s.Items.Default.Object)
+			}
+			Default(x[i], s.Items)
+		}
+	}
+}
+
+// isNonNullableNull reports whether x is null where s does not allow it.
+func isNonNullableNull(x any, s *schema.Structural) bool {
+	return x == nil && s != nil && !s.Nullable
+}
+
+// PruneNonNullableNullsWithoutDefaults removes, in place, object fields
+// that are null while their schema is neither nullable nor defaulted; the
+// apiserver runs it right after pruning, before defaulting. It is
+// pruning.PruneNonNullableNullsWithoutDefaults, here under the name the
+// apiserver's package uses.
+//
+// It mirrors defaulting.PruneNonNullableNullsWithoutDefaults of
+// k8s.io/apiextensions-apiserver (pkg/apiserver/schema/defaulting/prunenulls.go).
+func PruneNonNullableNullsWithoutDefaults(x any, s *schema.Structural) {
+	pruning.PruneNonNullableNullsWithoutDefaults(x, s)
+}
+
+// deepCopyJSON copies maps and slices of a JSON value; scalars are
+// immutable and returned as they are. Unlike the apiserver's
+// runtime.DeepCopyJSONValue it does not panic on non-JSON Go types (a
+// hand-built schema may hold an int), it copies them by value.
+func deepCopyJSON(x any) any {
+	switch x := x.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		c := make(map[string]any, len(x))
+		for k, v := range x {
+			c[k] = deepCopyJSON(v)
+		}
+		return c
+	case []any:
+		if x == nil {
+			return x
+		}
+		c := make([]any, len(x))
+		for i, v := range x {
+			c[i] = deepCopyJSON(v)
+		}
+		return c
+	default:
+		return x
+	}
+}

@@ -1,0 +1,145 @@
+package defaulting
+
+import (
+	"reflect"
+	"testing"
+
+	"kdv.dev/schema"
+)
+
+// TestDefault holds the cases of the apiserver's TestDefault
+// (k8s.io/apiextensions-apiserver pkg/apiserver/schema/defaulting/algorithm_test.go,
+// names quoted) and kdv's own, with the apiserver's expectations.
+func TestDefault(t *testing.T) {
+	tests := []struct {
+		name     string
+		schema   string
+		in, want string
+	}{
+		{`"empty"`, ``, `null`, `null`},
+		{`"scalar"`, `{default: foo}`, `4`, `4`},
+		{`"scalar array"`, `{items: {default: foo}}`, `[1,2]`, `[1,2]`},
+		{`"object array"`, `{items: {properties: {a: {default: A}, b: {default: B}, c: {default: C}}}}`,
+			`[{"a":1},{"b":1},{"c":1}]`,
+			`[{"a":1,"b":"B","c":"C"},{"a":"A","b":1,"c":"C"},{"a":"A","b":"B","c":1}]`},
+		{`"object array object"`, `
+properties:
+  array: {items: {properties: {a: {default: A}, b: {default: B}}}}
+  object: {properties: {a: {default: "N"}, b: {default: O}}}
+  additionalProperties: {additionalProperties: {properties: {a: {default: alpha}, b: {default: beta}}}}
+  foo: {default: bar}`,
+			`{"array":[{"a":1},{"b":2}],"object":{"a":1},"additionalProperties":{"x":{"a":1},"y":{"b":2}}}`,
+			`{"array":[{"a":1,"b":"B"},{"a":"A","b":2}],"object":{"a":1,"b":"O"},"additionalProperties":{"x":{"a":1,"b":"beta"},"y":{"a":"alpha","b":2}},"foo":"bar"}`},
+		{`"empty and null"`, `{items: {properties: {a: {default: A}}}}`,
+			`[{},{"a":1},{"a":0},{"a":0.0},{"a":""},{"a":null},{"a":[]},{"a":{}}]`,
+			`[{"a":"A"},{"a":1},{"a":0},{"a":0.0},{"a":""},{"a":"A"},{"a":[]},{"a":{}}]`},
+		{`"null in nullable list"`, `{nullable: true, items: {properties: {a: {default: A}}}}`, `[null]`, `[null]`},
+		{`"null in non-nullable list"`, `{items: {default: A}}`, `[null]`, `["A"]`},
+		{`"null in nullable object"`, `{properties: {a: {nullable: true, default: A}}}`, `{"a": null}`, `{"a": null}`},
+		{`"null in non-nullable object"`, `{properties: {a: {default: A}}}`, `{"a": null}`, `{"a": "A"}`},
+		{`"null in nullable object with additionalProperties"`, `{additionalProperties: {nullable: true, default: A}}`, `{"a": null}`, `{"a": null}`},
+		{`"null in non-nullable object with additionalProperties"`, `{additionalProperties: {default: A}}`, `{"a": null}`, `{"a": "A"}`},
+		{`"null unknown field"`, `{additionalProperties: true}`, `{"a": null}`, `{"a": null}`},
+
+		// kdv cases.
+		{"nested defaults: parent default is defaulted further", `
+type: object
+properties:
+  spec:
+    type: object
+    default: {replicas: 2}
+    properties:
+      replicas: {type: integer, default: 1}
+      strategy:
+        type: object
+        default: {}
+        properties:
+          type: {type: string, default: RollingUpdate}`,
+			`{}`, `{"spec":{"replicas":2,"strategy":{"type":"RollingUpdate"}}}`},
+		{"defaults inside array items of a defaulted list", `
+type: object
+properties:
+  ports:
+    type: array
+    default: [{port: 80}]
+    items:
+      type: object
+      properties:
+        port: {type: integer}
+        protocol: {type: string, default: TCP}`,
+			`{}`, `{"ports":[{"port":80,"protocol":"TCP"}]}`},
+		{"default null is not applied", `{properties: {a: {nullable: true, default: null}}}`, `{}`, `{}`},
+		{"defaults below preserve-unknown-fields", `
+type: object
+x-kubernetes-preserve-unknown-fields: true
+properties:
+  known: {type: object, properties: {a: {type: string, default: x}}}`,
+			`{"unknown":{"a":null},"known":{}}`, `{"unknown":{"a":null},"known":{"a":"x"}}`},
+		{"scalar where object expected is left alone", `{properties: {a: {properties: {b: {default: 1}}}}}`,
+			`{"a":"str"}`, `{"a":"str"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
+			Default(in, mustSchema(t, tt.schema))
+			if !reflect.DeepEqual(in, want) {
+				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+			}
+		})
+	}
+}
+
+// TestDefaultDeepCopies checks that defaulted values share nothing with the
+// schema or with each other.
+func TestDefaultDeepCopies(t *testing.T) {
+	s := mustSchema(t, `{items: {properties: {a: {type: object, default: {l: [1]}}}}}`)
+	obj := mustJSON(t, `[{},{}]`).([]any)
+	Default(obj, s)
+	obj[0].(map[string]any)["a"].(map[string]any)["l"].([]any)[0] = int64(9)
+	if got := obj[1].(map[string]any)["a"].(map[string]any)["l"].([]any)[0]; got != int64(1) {
+		t.Fatalf("second item shares the default: %v", got)
+	}
+	d := s.Items.Properties["a"].Default.Object.(map[string]any)["l"].([]any)[0]
+	if d != int64(1) {
+		t.Fatalf("schema default mutated: %v", d)
+	}
+}
+
+// TestPruneNonNullableNullsWithoutDefaults holds the cases of the
+// apiserver's TestPruneNonNullableNullsWithoutDefaults
+// (defaulting/prunenulls_test.go).
+func TestPruneNonNullableNullsWithoutDefaults(t *testing.T) {
+	tests := []struct {
+		name     string
+		schema   string
+		in, want string
+	}{
+		{`"empty"`, ``, `null`, `null`},
+		{`"scalar"`, `{default: foo}`, `4`, `4`},
+		{`"scalar array"`, ``, `[1,null]`, `[1,null]`},
+		{`"object array"`, `{items: {properties: {a: {default: A}, b: {nullable: true}, c: {default: C, nullable: true}, d: {}}}}`,
+			`[{"a":null},{"b":null},{"c":null},{"d":null},{"e":null}]`,
+			`[{"a":null},{"b":null},{"c":null},{},{"e":null}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
+			PruneNonNullableNullsWithoutDefaults(in, mustSchema(t, tt.schema))
+			if !reflect.DeepEqual(in, want) {
+				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+			}
+		})
+	}
+}
+
+func TestDefaultHandBuiltGoTypes(t *testing.T) {
+	// A hand-built schema may hold non-JSON Go types; copying must not panic.
+	s := &schema.Structural{Properties: map[string]schema.Structural{
+		"a": {Generic: schema.Generic{Default: schema.JSON{Object: 5}}},
+	}}
+	obj := map[string]any{}
+	Default(obj, s)
+	if obj["a"] != 5 {
+		t.Fatalf("got %v", obj)
+	}
+}
