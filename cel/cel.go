@@ -1,0 +1,111 @@
+// Package cel evaluates x-kubernetes-validations rules (CEL) exactly as the
+// kube-apiserver does for custom resources: typing of self and oldSelf,
+// compilation with static cost estimation and the apiserver's limits,
+// evaluation with per-call and per-object cost budgets, messages,
+// messageExpression, reason, fieldPath, transition rules, optionalOldSelf and
+// ratcheting of unchanged values.
+//
+// It reuses k8s.io/apiserver/pkg/cel (environment, library, common) so CEL
+// functions, types and costs are the apiserver's, and mirrors
+// k8s.io/apiextensions-apiserver pkg/apiserver/schema/cel (compilation.go,
+// validation.go) and the CEL part of
+// pkg/apis/apiextensions/validation (validation.go, cel_validation.go).
+package cel
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apimachinery/pkg/util/version"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+)
+
+const (
+	// ScopedVarName is the CEL variable holding the value a rule applies to.
+	ScopedVarName = "self"
+	// OldScopedVarName is the CEL variable holding the old value in
+	// transition rules.
+	OldScopedVarName = "oldSelf"
+
+	// PerCallLimit is the runtime cost limit of one rule evaluation
+	// (k8s.io/apiserver/pkg/apis/cel PerCallLimit, about 0.1 s).
+	PerCallLimit = celconfig.PerCallLimit
+	// RuntimeCELCostBudget is the runtime cost budget for all rules of one
+	// custom resource (k8s.io/apiserver/pkg/apis/cel RuntimeCELCostBudget,
+	// about 1 s).
+	RuntimeCELCostBudget = celconfig.RuntimeCELCostBudget
+	// StaticEstimatedCostLimit is the largest allowed estimated cost of one
+	// expression times its cardinality, checked on CRD create/update
+	// (apiextensions validation.StaticEstimatedCostLimit).
+	StaticEstimatedCostLimit = 10000000
+	// StaticEstimatedCRDCostLimit is the largest allowed sum of estimated
+	// costs of all rules of one CRD version schema
+	// (apiextensions validation.StaticEstimatedCRDCostLimit).
+	StaticEstimatedCRDCostLimit = 100000000
+	// MaxEvaluatedMessageExpressionSizeBytes bounds the string a
+	// messageExpression may produce.
+	MaxEvaluatedMessageExpressionSizeBytes = celconfig.MaxEvaluatedMessageExpressionSizeBytes
+
+	// DefaultKubernetesMinor is the Kubernetes minor version emulated when
+	// Options.KubernetesMinor is zero.
+	DefaultKubernetesMinor = 37
+)
+
+// Options configures compilation.
+type Options struct {
+	// FieldPath is the path of the schema root used in compile-time errors,
+	// e.g. spec.versions[0].schema.openAPIV3Schema; nil gives paths
+	// relative to the schema (properties[spec].x-kubernetes-validations[0].rule).
+	FieldPath *field.Path
+	// KubernetesMinor is the minor version of the emulated kube-apiserver
+	// (default DefaultKubernetesMinor). Its CEL compatibility version, which
+	// decides the libraries available to new expressions, is one minor
+	// lower, as the apiserver's DefaultCompatibilityVersion
+	// (effective version's MinCompatibilityVersion).
+	KubernetesMinor int
+	// CompatibilityVersion, when set, overrides the CEL compatibility
+	// version derived from KubernetesMinor.
+	CompatibilityVersion *version.Version
+	// PerCallLimit overrides the runtime per-call cost limit (tests only;
+	// zero means PerCallLimit).
+	PerCallLimit uint64
+	// SkipCheck makes NewValidator skip the CRD-time checks (CheckSchema)
+	// when the caller already ran them.
+	SkipCheck bool
+}
+
+// compatibilityVersion returns the CEL environment compatibility version.
+func (o Options) compatibilityVersion() *version.Version {
+	if o.CompatibilityVersion != nil {
+		return version.MajorMinor(o.CompatibilityVersion.Major(), o.CompatibilityVersion.Minor())
+	}
+	minor := o.KubernetesMinor
+	if minor == 0 {
+		minor = DefaultKubernetesMinor
+	}
+	if minor > 0 {
+		minor--
+	}
+	return version.MajorMinor(1, uint(minor))
+}
+
+func (o Options) perCallLimit() uint64 {
+	if o.PerCallLimit == 0 {
+		return PerCallLimit
+	}
+	return o.PerCallLimit
+}
+
+// BlockingError returns the apiserver's note error when errs (the value
+// validation errors of an object) contain an error that blocks CEL
+// evaluation — NotSupported, Required, TooLong, TooMany or TypeInvalid — and
+// nil otherwise. The apiserver then skips all x-kubernetes-validations rules
+// and appends this error instead (pkg/registry/customresource/strategy.go
+// hasBlockingErr).
+func BlockingError(errs field.ErrorList) *field.Error {
+	for _, err := range errs {
+		switch err.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+		}
+	}
+	return nil
+}

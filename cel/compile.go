@@ -1,0 +1,275 @@
+package cel
+
+import (
+	"strings"
+	"sync"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
+
+	"k8s.io/apimachinery/pkg/util/version"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
+
+	"kdv.dev/schema"
+)
+
+// compilationResult is the outcome of compiling one rule, as the
+// apiserver's cel.CompilationResult (schema/cel/compilation.go):
+// non-nil program and nil error on success; nil program and non-nil error
+// on failure; both nil for an empty rule.
+type compilationResult struct {
+	program     celgo.Program
+	err         *apiservercel.Error
+	usesOldSelf bool
+	// maxCost is the estimated worst-case cost of one evaluation.
+	maxCost uint64
+	// maxCardinality is the worst-case number of evaluations under
+	// unbounded lists/maps (MaxRequestSizeBytes / (minSerializedSize+1)).
+	maxCardinality uint64
+
+	messageExpression        celgo.Program
+	messageExpressionErr     *apiservercel.Error
+	messageExpressionMaxCost uint64
+	// normalizedFieldPath is the rule's fieldPath as a field.Path string
+	// (e.g. "spec.foo[bar]"), empty when unset or invalid.
+	normalizedFieldPath string
+}
+
+// envKind selects the apiserver's NewExpressions environment (CRD
+// create/update checks of new expressions) or StoredExpressions environment
+// (evaluation of persisted rules).
+type envKind int
+
+const (
+	storedExpressions envKind = iota
+	newExpressions
+)
+
+// selfTypeName is the CEL type name of self (see compileRules).
+const selfTypeName = "selfType0"
+
+// compileRules compiles s.XValidations against declType, mirroring the
+// apiserver's cel.Compile. perCallLimit is the runtime per-call cost limit.
+func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind) ([]compilationResult, error) {
+	if len(s.XValidations) == 0 {
+		return nil, nil
+	}
+	if declType == nil {
+		return nil, errFailedDeclType
+	}
+	// The apiserver names the self type "selfType<nanoseconds>" so authors
+	// cannot depend on it; kdv uses a fixed name so messages that print the
+	// type are deterministic.
+	scopedType := declType.MaybeAssignTypeName(selfTypeName)
+	envs := &ruleEnvs{base: base, scopedType: scopedType}
+	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
+	maxCard := maxCardinality(declType.MinSerializedSize)
+	results := make([]compilationResult, len(s.XValidations))
+	for i, rule := range s.XValidations {
+		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+		envSet, err := envs.get(optional)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = compileRule(s, rule, envSet, kind, estimator, maxCard, perCallLimit)
+	}
+	return results, nil
+}
+
+type compileError string
+
+func (e compileError) Error() string { return string(e) }
+
+const errFailedDeclType = compileError("failed to convert to declType for CEL validation rules")
+
+// ruleEnvs lazily extends the base environment with self and oldSelf (or
+// optional oldSelf), as the apiserver's prepareEnvSet.
+type ruleEnvs struct {
+	base                  *environment.EnvSet
+	scopedType            *apiservercel.DeclType
+	oldSelf, optionalSelf *environment.EnvSet
+}
+
+func (r *ruleEnvs) get(optional bool) (*environment.EnvSet, error) {
+	target := &r.oldSelf
+	if optional {
+		target = &r.optionalSelf
+	}
+	if *target != nil {
+		return *target, nil
+	}
+	oldSelfType := r.scopedType.CelType()
+	if optional {
+		oldSelfType = types.NewOptionalType(oldSelfType)
+	}
+	e, err := r.base.Extend(
+		environment.VersionedOptions{
+			IntroducedVersion: version.MajorMinor(1, 0),
+			EnvOptions:        []celgo.EnvOption{celgo.Variable(ScopedVarName, r.scopedType.CelType())},
+			DeclTypes:         []*apiservercel.DeclType{r.scopedType},
+		},
+		environment.VersionedOptions{
+			IntroducedVersion: version.MajorMinor(1, 24),
+			EnvOptions:        []celgo.EnvOption{celgo.Variable(OldScopedVarName, oldSelfType)},
+		},
+	)
+	if err != nil {
+		return nil, err
+	}
+	*target = e
+	return e, nil
+}
+
+func envOf(set *environment.EnvSet, kind envKind) *celgo.Env {
+	if kind == newExpressions {
+		return set.NewExpressionsEnv()
+	}
+	return set.StoredExpressionsEnv()
+}
+
+func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, maxCard, perCallLimit uint64) (res compilationResult) {
+	if len(strings.TrimSpace(rule.Rule)) == 0 {
+		return
+	}
+	env := envOf(envSet, kind)
+	ast, issues := env.Compile(rule.Rule)
+	if issues != nil {
+		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + issues.String()}
+		return
+	}
+	if ast.OutputType() != celgo.BoolType {
+		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "cel expression must evaluate to a bool"}
+		return
+	}
+	checked, err := celgo.AstToCheckedExpr(ast)
+	if err != nil {
+		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "unexpected compilation error: " + err.Error()}
+		return
+	}
+	for _, ref := range checked.ReferenceMap {
+		if ref.Name == OldScopedVarName {
+			res.usesOldSelf = true
+			break
+		}
+	}
+	prog, err := env.Program(ast,
+		celgo.CostLimit(perCallLimit),
+		celgo.CostTracking(estimator),
+		celgo.InterruptCheckFrequency(celconfig.CheckFrequency),
+	)
+	if err != nil {
+		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
+		return
+	}
+	est, err := env.EstimateCost(ast, estimator)
+	if err != nil {
+		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
+		return
+	}
+	res.maxCost = est.Max
+	res.maxCardinality = maxCard
+	res.program = prog
+	if rule.MessageExpression != "" {
+		menv := envOf(envSet, kind)
+		ast, issues := menv.Compile(rule.MessageExpression)
+		if issues != nil {
+			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
+			return
+		}
+		if ast.OutputType() != celgo.StringType {
+			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression must evaluate to a string"}
+			return
+		}
+		if _, err := celgo.AstToCheckedExpr(ast); err != nil {
+			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "unexpected messageExpression compilation error: " + err.Error()}
+			return
+		}
+		mprog, err := menv.Program(ast,
+			celgo.CostLimit(perCallLimit),
+			celgo.CostTracking(estimator),
+			celgo.InterruptCheckFrequency(celconfig.CheckFrequency),
+		)
+		if err != nil {
+			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
+			return
+		}
+		mest, err := menv.EstimateCost(ast, estimator)
+		if err != nil {
+			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
+			return
+		}
+		res.messageExpression = mprog
+		res.messageExpressionMaxCost = mest.Max
+	}
+	if rule.FieldPath != "" {
+		if p, _, err := ValidFieldPath(rule.FieldPath, s); err == nil {
+			res.normalizedFieldPath = p.String()
+		}
+	}
+	return
+}
+
+// sizeEstimator gives the checker size estimates of values reached from
+// self, from the declared maxItems/maxProperties/maxLength (apiserver
+// compilation.go sizeEstimator).
+type sizeEstimator struct {
+	root *apiservercel.DeclType
+}
+
+func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	if len(element.Path()) == 0 {
+		return nil
+	}
+	cur := c.root
+	for _, name := range element.Path()[1:] {
+		switch name {
+		case "@items", "@values":
+			if cur.ElemType == nil {
+				return nil
+			}
+			cur = cur.ElemType
+		case "@keys":
+			if cur.KeyType == nil {
+				return nil
+			}
+			cur = cur.KeyType
+		default:
+			f, ok := cur.Fields[name]
+			if !ok || f.Type == nil {
+				return nil
+			}
+			cur = f.Type
+		}
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(cur.MaxElements)}
+}
+
+func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// maxCardinality is the worst-case number of times data of the given
+// minimum serialized size fits in a maximal request.
+func maxCardinality(minSize int64) uint64 {
+	sz := minSize + 1 // at least one comma between elements
+	return uint64(celconfig.MaxRequestSizeBytes / sz)
+}
+
+var baseEnvs sync.Map // "major.minor" -> *environment.EnvSet
+
+// baseEnvSet returns the apiserver's base environment set at the given
+// compatibility version; MustBaseEnvSet caches it too, but only when its
+// package-level cache flag is on, so keep our own.
+func baseEnvSet(v *version.Version) *environment.EnvSet {
+	key := v.String()
+	if e, ok := baseEnvs.Load(key); ok {
+		return e.(*environment.EnvSet)
+	}
+	e := environment.MustBaseEnvSet(v)
+	baseEnvs.Store(key, e)
+	return e
+}
