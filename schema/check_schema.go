@@ -1,0 +1,284 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+var (
+	openapiV3Types            = []string{"array", "boolean", "integer", "number", "object", "string"}
+	supportedValidationReason = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
+	metaFields                = map[string]bool{"metadata": true, "kind": true, "apiVersion": true}
+	// allowedFieldsAtRootSchema are the JSONSchemaProps fields allowed at the
+	// root when the status subresource is enabled.
+	allowedFieldsAtRootSchema = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
+	newlineMatcher            = regexp.MustCompile(`[\n\r]+`)
+)
+
+// kdvOnlyFields are Props fields the apiserver's JSONSchemaProps lacks.
+var kdvOnlyFields = map[string]bool{"XAPILifecycle": true, "XUnions": true, "XValidationErrors": true, "XStripZero": true, "Extra": true}
+
+// jsonValue renders v as the apiserver's field errors render non-scalar bad
+// values (JSON).
+type jsonValue struct{ v any }
+
+func (j jsonValue) MarshalJSON() ([]byte, error) { return json.Marshal(j.v) }
+
+// validateSchemaValidation checks one openAPIV3Schema (apiextensions
+// validation validateCustomResourceDefinitionValidation). schema is the
+// apiserver view. fldPath is the path of the "schema"/"validation" object.
+func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructural bool, opts CheckOptions, fldPath *field.Path) field.ErrorList {
+	allErrs := field.ErrorList{}
+	if schema == nil {
+		return allErrs
+	}
+	if statusEnabled {
+		v := reflect.ValueOf(schema).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			name := v.Type().Field(i).Name
+			if kdvOnlyFields[name] {
+				continue
+			}
+			if v.Field(i).IsZero() {
+				continue
+			}
+			if name == "Type" {
+				if schema.Type != "object" {
+					allErrs = append(allErrs, field.Invalid(fldPath.Child("openAPIV3Schema.type"), schema.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
+					break
+				}
+				continue
+			}
+			if !contains(allowedFieldsAtRootSchema, name) {
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("openAPIV3Schema"), jsonValue{schema}, fmt.Sprintf(`only %v fields are allowed at the root of the schema if the status subresource is enabled`, allowedFieldsAtRootSchema)))
+				break
+			}
+		}
+	}
+	if schema.Nullable {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("openAPIV3Schema.nullable"), `nullable cannot be true at the root`))
+	}
+
+	schemaPath := fldPath.Child("openAPIV3Schema")
+	var structuralInitErrs field.ErrorList
+	var ss *Structural
+	structuralOK := false
+	if requireStructural {
+		s, err := NewStructural(schema)
+		if err != nil {
+			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
+		} else if errs := ValidateStructural(schemaPath, s); len(errs) > 0 {
+			allErrs = append(allErrs, errs...)
+		} else if opts.ValidateDefaults != nil {
+			if errs := opts.ValidateDefaults(s, schemaPath); len(errs) > 0 {
+				allErrs = append(allErrs, errs...)
+			} else {
+				ss, structuralOK = s, true
+			}
+		} else {
+			ss, structuralOK = s, true
+		}
+	}
+	ssv := &standardValidator{allowDefaults: true}
+	schemaErrs := validateOpenAPISchema(schema, schemaPath, ssv, true)
+	allErrs = append(allErrs, schemaErrs...)
+	// CEL compilation runs only on structural schemas, and the apiserver
+	// skips a node's rules when that node or one below has schema errors;
+	// kdv's hook sees the whole tree, so it runs only without schema errors.
+	if structuralOK && opts.ValidateSchema != nil && len(schemaErrs) == 0 {
+		allErrs = append(allErrs, opts.ValidateSchema(ss, schemaPath)...)
+	}
+	if len(allErrs) == 0 && len(structuralInitErrs) > 0 {
+		allErrs = append(allErrs, structuralInitErrs...)
+	}
+	return allErrs
+}
+
+// standardValidator carries the context-dependent restrictions of
+// apiextensions validation specStandardValidatorV3.
+type standardValidator struct {
+	allowDefaults          bool
+	disallowDefaultsReason string
+	insideResourceMeta     bool
+}
+
+func (v *standardValidator) withForbiddenDefaults(reason string) *standardValidator {
+	c := *v
+	c.allowDefaults, c.disallowDefaultsReason = false, reason
+	return &c
+}
+
+func (v *standardValidator) withInsideResourceMeta() *standardValidator {
+	c := *v
+	c.insideResourceMeta = true
+	return &c
+}
+
+// validate is specStandardValidatorV3.validate: keywords CRD schemas forbid.
+func (v *standardValidator) validate(schema *Props, fldPath *field.Path) field.ErrorList {
+	allErrs := field.ErrorList{}
+	if len(schema.Type) > 0 && !contains(openapiV3Types, schema.Type) {
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), schema.Type, openapiV3Types))
+	}
+	if schema.Default != nil && !v.allowDefaults {
+		detail := "must not be set"
+		if len(v.disallowDefaultsReason) > 0 {
+			detail += " " + v.disallowDefaultsReason
+		}
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("default"), detail))
+	}
+	if schema.ID != "" {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("id"), "id is not supported"))
+	}
+	if schema.AdditionalItems != nil {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
+	}
+	if len(schema.PatternProperties) != 0 {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
+	}
+	if len(schema.Definitions) != 0 {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
+	}
+	if schema.Dependencies != nil {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
+	}
+	if schema.Ref != nil {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
+	}
+	if schema.Type == "null" {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+	}
+	if schema.Items != nil && len(schema.Items.Schemas) != 0 {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
+	}
+	if v.insideResourceMeta && schema.XEmbeddedResource {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+	}
+	return allErrs
+}
+
+// validateOpenAPISchema mirrors ValidateCustomResourceDefinitionOpenAPISchema
+// without the CEL part (left to CheckOptions.ValidateSchema). Properties are
+// visited in sorted order where the apiserver ranges over a map.
+func validateOpenAPISchema(schema *Props, fldPath *field.Path, ssv *standardValidator, isRoot bool) field.ErrorList {
+	if schema == nil {
+		return nil
+	}
+	allErrs := ssv.validate(schema, fldPath)
+	if schema.UniqueItems {
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+	}
+	if schema.AdditionalProperties != nil {
+		if len(schema.Properties) != 0 && (!schema.AdditionalProperties.Allows || schema.AdditionalProperties.Schema != nil) {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+		}
+		sub := ssv
+		if ssv.insideResourceMeta {
+			sub = ssv.withForbiddenDefaults("inside additionalProperties applying to object metadata")
+		}
+		allErrs = append(allErrs, validateOpenAPISchema(schema.AdditionalProperties.Schema, fldPath.Child("additionalProperties"), sub, false)...)
+	}
+	for _, property := range sortedKeys(schema.Properties) {
+		sub := ssv
+		if (isRoot || schema.XEmbeddedResource) && metaFields[property] {
+			sub = sub.withInsideResourceMeta()
+			if isRoot {
+				sub = sub.withForbiddenDefaults(fmt.Sprintf("in top-level %s", property))
+			}
+		}
+		p := schema.Properties[property]
+		allErrs = append(allErrs, validateOpenAPISchema(&p, fldPath.Child("properties").Key(property), sub, false)...)
+	}
+	allErrs = append(allErrs, validateOpenAPISchema(schema.Not, fldPath.Child("not"), ssv, false)...)
+	for i := range schema.AllOf {
+		allErrs = append(allErrs, validateOpenAPISchema(&schema.AllOf[i], fldPath.Child("allOf").Index(i), ssv, false)...)
+	}
+	for i := range schema.OneOf {
+		allErrs = append(allErrs, validateOpenAPISchema(&schema.OneOf[i], fldPath.Child("oneOf").Index(i), ssv, false)...)
+	}
+	for i := range schema.AnyOf {
+		allErrs = append(allErrs, validateOpenAPISchema(&schema.AnyOf[i], fldPath.Child("anyOf").Index(i), ssv, false)...)
+	}
+	for _, k := range sortedKeys(schema.Definitions) {
+		d := schema.Definitions[k]
+		allErrs = append(allErrs, validateOpenAPISchema(&d, fldPath.Child("definitions").Key(k), ssv, false)...)
+	}
+	if schema.Items != nil {
+		allErrs = append(allErrs, validateOpenAPISchema(schema.Items.Schema, fldPath.Child("items"), ssv, false)...)
+		for i := range schema.Items.Schemas {
+			allErrs = append(allErrs, validateOpenAPISchema(&schema.Items.Schemas[i], fldPath.Child("items").Index(i), ssv, false)...)
+		}
+	}
+	for _, k := range sortedKeys(schema.Dependencies) {
+		allErrs = append(allErrs, validateOpenAPISchema(schema.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ssv, false)...)
+	}
+	if schema.XPreserveUnknownFields != nil && !*schema.XPreserveUnknownFields {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), *schema.XPreserveUnknownFields, "must be true or undefined"))
+	}
+	allErrs = append(allErrs, validateListAndMapTypes(schema, fldPath)...)
+	allErrs = append(allErrs, validateMapListKeysMapSet(schema, fldPath)...)
+	allErrs = append(allErrs, validateXValidations(schema, fldPath)...)
+	return allErrs
+}
+
+// validateXValidations checks the x-kubernetes-validations entries without
+// compiling them: empty rules, messages, reasons and fieldPaths.
+func validateXValidations(schema *Props, fldPath *field.Path) field.ErrorList {
+	allErrs := field.ErrorList{}
+	for i, rule := range schema.XValidations {
+		p := fldPath.Child("x-kubernetes-validations").Index(i)
+		trimmedRule := strings.TrimSpace(rule.Rule)
+		trimmedMsg := strings.TrimSpace(rule.Message)
+		trimmedMsgExpr := strings.TrimSpace(rule.MessageExpression)
+		if len(trimmedRule) == 0 {
+			allErrs = append(allErrs, field.Required(p.Child("rule"), "rule is not specified"))
+		} else if len(rule.Message) > 0 && len(trimmedMsg) == 0 {
+			allErrs = append(allErrs, field.Invalid(p.Child("message"), rule.Message, "must be non-empty if specified"))
+		} else if newlineMatcher.MatchString(trimmedMsg) {
+			allErrs = append(allErrs, field.Invalid(p.Child("message"), rule.Message, "must not contain line breaks"))
+		} else if newlineMatcher.MatchString(trimmedRule) && len(trimmedMsg) == 0 {
+			allErrs = append(allErrs, field.Required(p.Child("message"), "message must be specified if rule contains line breaks"))
+		}
+		if len(rule.MessageExpression) > 0 && len(trimmedMsgExpr) == 0 {
+			allErrs = append(allErrs, field.Required(p.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+		}
+		if rule.Reason != nil && !contains(supportedValidationReason, *rule.Reason) {
+			allErrs = append(allErrs, field.NotSupported(p.Child("reason"), *rule.Reason, supportedValidationReason))
+		}
+		if len(rule.FieldPath) > 0 && len(strings.TrimSpace(rule.FieldPath)) == 0 {
+			allErrs = append(allErrs, field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must be non-empty if specified"))
+		}
+		if newlineMatcher.MatchString(rule.FieldPath) {
+			allErrs = append(allErrs, field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must not contain line breaks"))
+		}
+		if len(rule.FieldPath) > 0 && !pathValid(schema, rule.FieldPath) {
+			allErrs = append(allErrs, field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must be a valid path"))
+		}
+	}
+	return allErrs
+}
+
+// pathValid mirrors apiextensions validation pathValid: a fieldPath must
+// resolve in the schema it is declared on, when that schema converts.
+func pathValid(schema *Props, path string) bool {
+	ss, err := NewStructural(schema)
+	if err != nil {
+		return true
+	}
+	_, err = ValidFieldPath(path, ss)
+	return err == nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
