@@ -34,16 +34,21 @@ func Default(x any, s *schema.Structural) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		for k, prop := range s.Properties {
-			if prop.Default.Object == nil {
+		for k := range s.Properties {
+			d := s.Properties[k].Default.Object
+			if d == nil {
 				continue
 			}
-			if v, found := x[k]; !found || isNonNullableNull(v, &prop) {
-				x[k] = deepCopyJSON(prop.Default.Object)
+			if v, found := x[k]; !found || v == nil && !s.Properties[k].Nullable {
+				x[k] = deepCopyJSON(d)
 			}
 		}
+		// One schema copy per frame: a fresh one per field would be
+		// moved to the heap.
+		var prop schema.Structural
 		for k, v := range x {
-			if prop, found := s.Properties[k]; found {
+			if ps, found := s.Properties[k]; found {
+				prop = ps
 				Default(v, &prop)
 			} else if s.AdditionalProperties != nil {
 				ap := s.AdditionalProperties.Structural

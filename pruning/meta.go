@@ -141,13 +141,15 @@ func (c *coercer) coerce(pth *field.Path, x any, s *schema.Structural) *field.Er
 	}
 	switch x := x.(type) {
 	case map[string]any:
+		var prop schema.Structural // one copy per frame, kept off the heap
 		for k, v := range x {
 			if s.XEmbeddedResource {
 				if err := c.coerceMetaField(pth, x, k, v); err != nil {
 					return err
 				}
 			}
-			if prop, ok := s.Properties[k]; ok {
+			if ps, ok := s.Properties[k]; ok {
+				prop = ps
 				if err := c.coerce(pth.Child(k), v, &prop); err != nil {
 					return err
 				}

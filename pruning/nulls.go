@@ -13,8 +13,19 @@ import "kdv.dev/schema"
 func PruneNonNullableNullsWithoutDefaults(x any, s *schema.Structural) {
 	switch x := x.(type) {
 	case map[string]any:
+		// One schema copy per frame: a fresh one per field would be
+		// moved to the heap.
+		var prop schema.Structural
 		for k, v := range x {
-			fs := fieldSchema(k, s)
+			var fs *schema.Structural
+			if s != nil {
+				if ps, ok := s.Properties[k]; ok {
+					prop = ps
+					fs = &prop
+				} else if s.AdditionalProperties != nil {
+					fs = s.AdditionalProperties.Structural
+				}
+			}
 			if v == nil && fs != nil && !fs.Nullable && fs.Default.Object == nil {
 				delete(x, k)
 			} else {
@@ -30,19 +41,4 @@ func PruneNonNullableNullsWithoutDefaults(x any, s *schema.Structural) {
 			PruneNonNullableNullsWithoutDefaults(v, items)
 		}
 	}
-}
-
-// fieldSchema returns the schema of field k of an object with schema s:
-// its property, else additionalProperties' schema, else nil.
-func fieldSchema(k string, s *schema.Structural) *schema.Structural {
-	if s == nil {
-		return nil
-	}
-	if p, ok := s.Properties[k]; ok {
-		return &p
-	}
-	if s.AdditionalProperties != nil {
-		return s.AdditionalProperties.Structural
-	}
-	return nil
 }

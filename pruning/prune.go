@@ -50,10 +50,22 @@ func isMetaField(k string) bool {
 //
 // It mirrors pruning.PruneWithOptions of k8s.io/apiextensions-apiserver.
 func Prune(obj any, s *schema.Structural, opts Options) []string {
+	// The root copy stays on the stack, unlike asEmbedded's.
+	var root schema.Structural
 	if opts.IsResourceRoot {
-		s = asEmbedded(s)
+		if s == nil {
+			s = &root
+		}
+		if !s.XEmbeddedResource {
+			root = *s
+			root.XEmbeddedResource = true
+			s = &root
+		}
 	}
 	p := pruner{track: !opts.DiscardPaths}
+	if p.track {
+		p.buf = make([]byte, 0, 128)
+	}
 	p.prune(obj, s)
 	sort.Strings(p.paths)
 	return p.paths
@@ -140,11 +152,15 @@ func (p *pruner) prune(x any, s *schema.Structural) {
 			}
 			return
 		}
+		// One schema copy per frame: a fresh one per field would be
+		// moved to the heap.
+		var prop schema.Structural
 		for k, v := range x {
 			if s.XEmbeddedResource && isMetaField(k) {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
+			if ps, ok := s.Properties[k]; ok {
+				prop = ps
 				n := p.key(k)
 				p.prune(v, &prop)
 				p.restore(n)
@@ -182,11 +198,15 @@ func (p *pruner) skipPrune(x any, s *schema.Structural) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
+		// One schema copy per frame: a fresh one per field would be
+		// moved to the heap.
+		var prop schema.Structural
 		for k, v := range x {
 			if s.XEmbeddedResource && isMetaField(k) {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
+			if ps, ok := s.Properties[k]; ok {
+				prop = ps
 				n := p.key(k)
 				p.prune(v, &prop)
 				p.restore(n)

@@ -1,0 +1,69 @@
+package defaulting
+
+import (
+	"testing"
+
+	"kdv.dev/pruning"
+)
+
+// Benchmarks on the largest Prometheus Operator Prometheus example with its
+// CRD (prometheus-operator-crd-full). The object is valid, so pruning walks
+// it without removing anything: the common case.
+
+// BenchmarkPrunePrometheus measures pruning.Prune with path tracking
+// (strict field validation), as PruneWithOptions(obj, s, true,
+// {TrackUnknownFieldPaths: true}).
+func BenchmarkPrunePrometheus(b *testing.B) {
+	o := prometheusObject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		pruning.Prune(o.obj, o.schema, pruning.Options{IsResourceRoot: true})
+	}
+}
+
+// BenchmarkPrunePrometheusNoPaths measures pruning.Prune without paths.
+func BenchmarkPrunePrometheusNoPaths(b *testing.B) {
+	o := prometheusObject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		pruning.Prune(o.obj, o.schema, pruning.Options{IsResourceRoot: true, DiscardPaths: true})
+	}
+}
+
+// BenchmarkApplyPrometheus measures the whole decode step (root metadata
+// decoding, pruning, null pruning, embedded metadata coercion) on a fresh
+// copy each iteration; the copy is not timed.
+func BenchmarkApplyPrometheus(b *testing.B) {
+	o := prometheusObject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		obj := deepCopyJSON(o.obj).(map[string]any)
+		b.StartTimer()
+		if _, err := pruning.Apply(obj, o.schema, pruning.ApplyOptions{ReturnUnknownFieldPaths: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDefaultPrometheus measures Default on a fresh (undefaulted) copy
+// each iteration; the copy is not timed.
+func BenchmarkDefaultPrometheus(b *testing.B) {
+	o := prometheusObject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		obj := deepCopyJSON(o.obj)
+		b.StartTimer()
+		Default(obj, o.schema)
+	}
+}
+
+// BenchmarkDeepCopyPrometheus is the baseline cost of copying the object.
+func BenchmarkDeepCopyPrometheus(b *testing.B) {
+	o := prometheusObject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		deepCopyJSON(o.obj)
+	}
+}
