@@ -1,12 +1,9 @@
 package manifest
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
-	"iter"
 	"os"
 	"path/filepath"
 
@@ -95,22 +92,24 @@ var Extensions = []string{".json", ".yaml", ".yml"}
 // paths are returned all the same. Callers should report both, and treat a non-nil error
 // as "input unreadable" (kdv exits 2).
 func Read(paths []string, stdin io.Reader, opts Options) ([]Document, error) {
-	var docs []Document
+	var jobs []job
 	var errs []error
+	src := 0
 	for _, p := range paths {
 		err := walk(p, func(name string) error {
 			data, err := readSource(name, stdin)
 			if err != nil {
 				return err
 			}
-			docs = appendAll(docs, name, data, opts)
+			jobs = appendJobs(jobs, src, name, data)
+			src++
 			return nil
 		})
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return docs, errors.Join(errs...)
+	return decodeAll(jobs, opts), errors.Join(errs...)
 }
 
 // Files returns the files Read would read for the given paths, in the same order ("-" stays
@@ -197,161 +196,11 @@ func ReadStream(name string, r io.Reader, opts Options) ([]Document, error) {
 	if err != nil {
 		return nil, &Error{File: name, Index: -1, Item: -1, Msg: err.Error()}
 	}
-	return appendAll(nil, name, data, opts), nil
+	return Parse(name, data, opts), nil
 }
 
-// Parse returns the documents of data, read as a source called name.
+// Parse returns the documents of data, read as a source called name. Large inputs are
+// decoded on all CPUs; the order is that of the source.
 func Parse(name string, data []byte, opts Options) []Document {
-	return appendAll(nil, name, data, opts)
-}
-
-func appendAll(docs []Document, name string, data []byte, opts Options) []Document {
-	for d := range Documents(name, data, opts) {
-		docs = append(docs, d)
-	}
-	return docs
-}
-
-// Documents iterates over the documents of data, read as a source called name, decoding each
-// only when the loop reaches it. It is what Parse, ReadStream and Read use.
-func Documents(name string, data []byte, opts Options) iter.Seq[Document] {
-	return func(yield func(Document) bool) {
-		r := reader{file: name, opts: opts, yield: yield}
-		split(data, r.chunk)
-	}
-}
-
-// reader decodes the chunks of one source.
-type reader struct {
-	file  string
-	opts  Options
-	index int
-	yield func(Document) bool
-}
-
-// chunk decodes one chunk and yields its documents; false stops splitting.
-func (r *reader) chunk(c chunk) bool {
-	if c.err != "" {
-		return r.emitErr(nil, c.line, c.line, "", c.err)
-	}
-	first := firstContentLine(c)
-	if first == 0 {
-		return true // empty or comments only: skipped like kubectl
-	}
-	if max := r.opts.maxDoc(); max > 0 && len(c.raw) > max {
-		return r.emitErr(nil, first, first, "", fmt.Sprintf("Request entity too large: limit is %d (document is %d bytes)", max, len(c.raw)))
-	}
-	pos := &positions{raw: c.raw, line: c.line, col: c.col}
-	var obj any
-	var derr *decodeError
-	if c.json {
-		obj, derr = decodeJSON(c.raw)
-	} else {
-		obj, derr = decodeYAML(c, pos, r.opts.maxExpanded())
-	}
-	if derr != nil {
-		line := derr.line
-		if line == 0 && derr.path != "" {
-			line, _ = pos.lookup(derr.path)
-		}
-		if line == 0 {
-			line = first
-		}
-		return r.emitErr(pos, first, line, derr.path, derr.msg)
-	}
-	if obj == nil {
-		return true // null document: skipped like kubectl
-	}
-	m, ok := obj.(map[string]any)
-	if !ok {
-		return r.emitErr(pos, first, first, "", notObject(obj))
-	}
-	d := Document{File: r.file, Index: r.index, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos}
-	r.index++
-	items, isList := listItems(m)
-	if !isList {
-		return r.yield(d)
-	}
-	for i, it := range items {
-		id := d
-		id.Item = i
-		id.prefix = fmt.Sprintf("items[%d]", i)
-		id.Object = nil
-		id.Line, _ = pos.lookup(id.prefix)
-		if id.Line == 0 {
-			id.Line = first
-		}
-		if im, ok := it.(map[string]any); ok {
-			id.Object = im
-		} else {
-			id.Err = &Error{File: r.file, Index: d.Index, Item: i, Line: id.Line, Msg: notObject(it)}
-		}
-		if !r.yield(id) {
-			return false
-		}
-	}
-	return true
-}
-
-// emitErr yields an error document starting at docLine, with an error at errLine, and
-// advances the index.
-func (r *reader) emitErr(pos *positions, docLine, errLine int, path, msg string) bool {
-	d := Document{File: r.file, Index: r.index, Item: -1, Line: docLine, pos: pos,
-		Err: &Error{File: r.file, Index: r.index, Item: -1, Line: errLine, Path: path, Msg: msg}}
-	if pos != nil {
-		d.Raw = pos.raw
-	}
-	r.index++
-	return r.yield(d)
-}
-
-// firstContentLine is the file line of the chunk's first line that is neither blank nor a
-// comment, 0 if there is none.
-func firstContentLine(c chunk) int {
-	raw := c.raw
-	for line := c.line; len(raw) > 0; line++ {
-		l := raw
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			l, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
-		l = bytes.TrimSpace(l)
-		if len(l) > 0 && l[0] != '#' {
-			return line
-		}
-	}
-	return 0
-}
-
-// listItems returns the items of a List: kind "List" or any kind ending in "List" whose
-// items field is an array, as kubectl's unstructured decoding and FlattenListVisitor treat
-// them. Only one level is expanded, as in kubectl.
-func listItems(m map[string]any) ([]any, bool) {
-	kind, _ := m["kind"].(string)
-	if len(kind) < 4 || kind[len(kind)-4:] != "List" {
-		return nil, false
-	}
-	items, ok := m["items"].([]any)
-	return items, ok
-}
-
-// notObject is the message of sigs.k8s.io/json when a non-object is decoded into
-// map[string]interface{}, the target of unstructured decoding.
-func notObject(v any) string {
-	kind := "object"
-	switch v.(type) {
-	case nil:
-		// Decoding null succeeds; what fails next is apimachinery's kind check.
-		return "Object 'Kind' is missing in 'null'"
-	case []any:
-		kind = "array"
-	case string:
-		kind = "string"
-	case bool:
-		kind = "bool"
-	case int64, float64:
-		kind = "number"
-	}
-	return "json: cannot unmarshal " + kind + " into Go value of type map[string]interface {}"
+	return decodeAll(appendJobs(nil, 0, name, data), opts)
 }

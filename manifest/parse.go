@@ -1,0 +1,236 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"iter"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Documents iterates over the documents of data, read as a source called name, decoding each
+// only when the loop reaches it (on one goroutine; Parse uses all CPUs).
+func Documents(name string, data []byte, opts Options) iter.Seq[Document] {
+	return func(yield func(Document) bool) {
+		index := 0
+		split(data, func(c chunk) bool {
+			docs := decodeChunk(name, c, opts)
+			if docs == nil {
+				return true
+			}
+			setIndex(docs, index)
+			index++
+			for _, d := range docs {
+				if !yield(d) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+}
+
+// job is one chunk of one source; src numbers the sources so that indexes restart per source.
+type job struct {
+	src  int
+	file string
+	c    chunk
+}
+
+func appendJobs(jobs []job, src int, file string, data []byte) []job {
+	split(data, func(c chunk) bool {
+		jobs = append(jobs, job{src: src, file: file, c: c})
+		return true
+	})
+	return jobs
+}
+
+// parallelMin is the number of chunks from which decoding is spread over goroutines.
+const parallelMin = 32
+
+// decodeAll decodes jobs, in parallel when there are many, and numbers the documents of each
+// source in order.
+func decodeAll(jobs []job, opts Options) []Document {
+	results := make([][]Document, len(jobs))
+	workers := min(runtime.GOMAXPROCS(0), len(jobs)/parallelMin+1)
+	if workers <= 1 {
+		for i, j := range jobs {
+			results[i] = decodeChunk(j.file, j.c, opts)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= len(jobs) {
+						return
+					}
+					results[i] = decodeChunk(jobs[i].file, jobs[i].c, opts)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	n := 0
+	for _, r := range results {
+		n += len(r)
+	}
+	docs := make([]Document, 0, n)
+	index, src := 0, -1
+	for i, r := range results {
+		if jobs[i].src != src {
+			index, src = 0, jobs[i].src
+		}
+		if r == nil {
+			continue
+		}
+		setIndex(r, index)
+		index++
+		docs = append(docs, r...)
+	}
+	return docs
+}
+
+// emptyList is what a List without items decodes to: no documents, yet not nil, so that
+// it takes an index.
+var emptyList = []Document{}
+
+// setIndex numbers a chunk's documents (and their errors) with the document index.
+func setIndex(docs []Document, index int) {
+	for i := range docs {
+		docs[i].Index = index
+		if e, ok := docs[i].Err.(*Error); ok {
+			e.Index = index
+		}
+	}
+}
+
+// decodeChunk decodes one chunk into its documents with Index 0: none for an empty or null
+// document (nil) or an empty List (emptyList), one, or a List's items.
+func decodeChunk(file string, c chunk, opts Options) []Document {
+	if c.err != "" {
+		return errDoc(file, nil, c.line, c.line, "", c.err)
+	}
+	first := firstContentLine(c)
+	if first == 0 {
+		return nil // empty or comments only: skipped like kubectl
+	}
+	if max := opts.maxDoc(); max > 0 && len(c.raw) > max {
+		return errDoc(file, nil, first, first, "", fmt.Sprintf("Request entity too large: limit is %d (document is %d bytes)", max, len(c.raw)))
+	}
+	pos := &positions{raw: c.raw, line: c.line, col: c.col}
+	var obj any
+	var derr *decodeError
+	if c.json {
+		obj, derr = decodeJSON(c.raw)
+	} else {
+		obj, derr = decodeYAML(c, pos, opts.maxExpanded())
+	}
+	if derr != nil {
+		line := derr.line
+		if line == 0 && derr.path != "" {
+			line, _ = pos.lookup(derr.path)
+		}
+		if line == 0 {
+			line = first
+		}
+		return errDoc(file, pos, first, line, derr.path, derr.msg)
+	}
+	if obj == nil {
+		return nil // null document: skipped like kubectl
+	}
+	m, ok := obj.(map[string]any)
+	if !ok {
+		return errDoc(file, pos, first, first, "", notObject(obj))
+	}
+	d := Document{File: file, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos}
+	items, isList := listItems(m)
+	if !isList {
+		return []Document{d}
+	}
+	if len(items) == 0 {
+		return emptyList
+	}
+	docs := make([]Document, len(items))
+	for i, it := range items {
+		id := d
+		id.Item = i
+		id.prefix = fmt.Sprintf("items[%d]", i)
+		id.Object = nil
+		id.Line, _ = pos.lookup(id.prefix)
+		if id.Line == 0 {
+			id.Line = first
+		}
+		if im, ok := it.(map[string]any); ok {
+			id.Object = im
+		} else {
+			id.Err = &Error{File: file, Item: i, Line: id.Line, Msg: notObject(it)}
+		}
+		docs[i] = id
+	}
+	return docs
+}
+
+// errDoc is an error document starting at docLine, with an error at errLine.
+func errDoc(file string, pos *positions, docLine, errLine int, path, msg string) []Document {
+	d := Document{File: file, Item: -1, Line: docLine, pos: pos,
+		Err: &Error{File: file, Item: -1, Line: errLine, Path: path, Msg: msg}}
+	if pos != nil {
+		d.Raw = pos.raw
+	}
+	return []Document{d}
+}
+
+// firstContentLine is the file line of the chunk's first line that is neither blank nor a
+// comment, 0 if there is none.
+func firstContentLine(c chunk) int {
+	raw := c.raw
+	for line := c.line; len(raw) > 0; line++ {
+		l := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			l, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		l = bytes.TrimSpace(l)
+		if len(l) > 0 && l[0] != '#' {
+			return line
+		}
+	}
+	return 0
+}
+
+// listItems returns the items of a List: kind "List" or any kind ending in "List" whose
+// items field is an array, as kubectl's unstructured decoding and FlattenListVisitor treat
+// them. Only one level is expanded, as in kubectl.
+func listItems(m map[string]any) ([]any, bool) {
+	kind, _ := m["kind"].(string)
+	if len(kind) < 4 || kind[len(kind)-4:] != "List" {
+		return nil, false
+	}
+	items, ok := m["items"].([]any)
+	return items, ok
+}
+
+// notObject is the message of sigs.k8s.io/json when a non-object is decoded into
+// map[string]interface{}, the target of unstructured decoding.
+func notObject(v any) string {
+	kind := "object"
+	switch v.(type) {
+	case nil:
+		// Decoding null succeeds; what fails next is apimachinery's kind check.
+		return "Object 'Kind' is missing in 'null'"
+	case []any:
+		kind = "array"
+	case string:
+		kind = "string"
+	case bool:
+		kind = "bool"
+	case int64, float64:
+		kind = "number"
+	}
+	return "json: cannot unmarshal " + kind + " into Go value of type map[string]interface {}"
+}
