@@ -56,7 +56,8 @@ type junitSkipped struct {
 // ("group/Kind namespace/name", or "document N" when unknown) with
 // classname = file. An invalid document has a <failure type="Invalid"> whose
 // text lists its errors one per line as "file:line: <field error>"; a failed
-// document has an <error> typed by its ErrKind; a skipped one <skipped/>.
+// document has an <error> typed by its ErrKind (rule ids as in SARIF) with
+// the same kind of text; a skipped one <skipped/>.
 // Warnings go to the testcase's <system-out>.
 func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 	out := junitSuites{Name: "kdv"}
@@ -66,25 +67,26 @@ func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 		for _, i := range byFile[f] {
 			d := &r.Documents[i]
 			c := junitCase{Name: d.displayName(), Classname: f, File: f, Line: d.Line}
+			var errs strings.Builder
+			for _, e := range d.Errors {
+				errs.WriteString(location(f, d.lineOf(e)))
+				errs.WriteString(e.Error())
+				errs.WriteByte('\n')
+			}
 			switch d.Outcome() {
 			case Failed:
-				c.Error = &junitProblem{Message: d.Err.Error(), Type: d.ErrKind.ruleID(), Text: d.Err.Error()}
+				// Field errors found before the failure (if any) follow it.
+				c.Error = &junitProblem{Message: d.Err.Error(), Type: d.ErrKind.ruleID(),
+					Text: location(f, d.Line) + d.Err.Error() + "\n" + errs.String()}
 				suite.Errors++
 			case Skipped:
 				c.Skipped = &junitSkipped{Message: d.SkipReason}
 				suite.Skipped++
-			}
-			if len(d.Errors) > 0 && c.Error == nil && c.Skipped == nil {
-				var b strings.Builder
-				for _, e := range d.Errors {
-					b.WriteString(location(f, d.lineOf(e)))
-					b.WriteString(e.Error())
-					b.WriteByte('\n')
-				}
+			case Invalid:
 				c.Failure = &junitProblem{
 					Message: plural(len(d.Errors), "validation error"),
 					Type:    "Invalid",
-					Text:    b.String(),
+					Text:    errs.String(),
 				}
 				suite.Failures++
 			}

@@ -33,6 +33,7 @@ type xSuites struct {
 			Error *struct {
 				Message string `xml:"message,attr"`
 				Type    string `xml:"type,attr"`
+				Text    string `xml:",chardata"`
 			} `xml:"error"`
 			Skipped *struct {
 				Message string `xml:"message,attr"`
@@ -99,6 +100,9 @@ func TestWriteJUnit(t *testing.T) {
 	}
 	if old.Error == nil || old.Error.Type != "NoSchema" || old.Error.Message != "no schema for extensions/v1beta1, Kind=Deployment" || old.Failure != nil {
 		t.Errorf("failed case = %+v", old)
+	}
+	if old.Error.Text != "manifests/app.yaml:40: no schema for extensions/v1beta1, Kind=Deployment\n" {
+		t.Errorf("error text = %q", old.Error.Text)
 	}
 	w := got.Suites[1].Cases[0]
 	if w.Name != "example.com/Widget w1" || w.Skipped == nil || w.Skipped.Message != "no schema for example.com/v1, Kind=Widget" {
