@@ -1,0 +1,371 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"kdv.dev/schema"
+	"kdv.dev/validation/internal/formatcheck"
+	"kdv.dev/value"
+)
+
+// node is one compiled schema: the structural node or a junctor clause,
+// with everything kube-openapi's SchemaValidator derives per validation
+// computed once.
+type node struct {
+	types    []string // spec.Schema.Type: one type, integer+string, or none
+	typeStr  string   // strings.Join(types, ",") for messages
+	nullable bool
+	format   string            // format after the apiserver's stripping
+	checker  formatcheck.Checker // nil: the format validator does not apply
+	typeVal  bool              // the type validator applies
+	numType  string            // integer or number when types has exactly that one
+	numFmt   string            // int32/int64/float/double when consistent with numType
+
+	maximum, minimum, multipleOf *float64
+	exclMax, exclMin             bool
+	maxLength, minLength         *int64
+	pattern                      string
+	re                           *regexp.Regexp
+	reErr                        error
+	maxItems, minItems           *int64
+	uniqueItems                  bool
+	enum                         []any
+	enumStr                      string // fmt %v of enum, for messages
+	enumStrings                  map[string]bool
+	maxProps, minProps           *int64
+	required                     []string
+
+	allOf, anyOf, oneOf []*node
+	not                 *node
+	junctors            bool
+
+	props           []prop // sorted by name
+	propIdx         map[string]int
+	additional      *node // additionalProperties schema
+	additionalFalse bool  // additionalProperties: false
+	items           *node
+
+	// structural-only information
+	embedded    bool
+	listType    string
+	mapKeys     []string
+	xerr        map[string]schema.ValidationError
+	metaBelow   bool // this node or a descendant is an embedded resource
+	listBelow   bool // this node or a descendant is a set or map list
+	itemsIsList bool // Items type is array (for map list correlation)
+	isArray     bool
+}
+
+type prop struct {
+	name string
+	n    *node
+}
+
+type compiler struct {
+	minor   int
+	formats formatcheck.Registry
+	depth   int
+}
+
+const maxSchemaDepth = 10000
+
+func (c *compiler) structural(s *schema.Structural) (*node, error) {
+	if s == nil {
+		return nil, nil
+	}
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > maxSchemaDepth {
+		return nil, fmt.Errorf("schema nested deeper than %d levels", maxSchemaDepth)
+	}
+	n := &node{}
+	types := typesOf(s.Type, s.XIntOrString)
+	if err := c.values(n, types, s.Nullable, s.ValueValidation); err != nil {
+		return nil, err
+	}
+	n.embedded = s.XEmbeddedResource
+	if s.XListType != nil {
+		n.listType = *s.XListType
+	}
+	n.mapKeys = s.XListMapKeys
+	n.xerr = s.XValidationErrors
+	n.isArray = s.Type == "array"
+	var err error
+	if n.items, err = c.structural(s.Items); err != nil {
+		return nil, err
+	}
+	if len(s.Properties) > 0 {
+		n.propIdx = make(map[string]int, len(s.Properties))
+		names := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			p := s.Properties[k]
+			pn, err := c.structural(&p)
+			if err != nil {
+				return nil, err
+			}
+			n.propIdx[k] = len(n.props)
+			n.props = append(n.props, prop{k, pn})
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		if ap.Structural != nil {
+			if n.additional, err = c.structural(ap.Structural); err != nil {
+				return nil, err
+			}
+		} else if !ap.Bool {
+			n.additionalFalse = true
+		}
+	}
+	n.metaBelow = n.embedded
+	n.listBelow = n.listType == "set" || n.listType == "map"
+	for _, ch := range n.children() {
+		n.metaBelow = n.metaBelow || ch.metaBelow
+		n.listBelow = n.listBelow || ch.listBelow
+	}
+	return n, nil
+}
+
+func (n *node) children() []*node {
+	var out []*node
+	if n.items != nil {
+		out = append(out, n.items)
+	}
+	if n.additional != nil {
+		out = append(out, n.additional)
+	}
+	for _, p := range n.props {
+		out = append(out, p.n)
+	}
+	return out
+}
+
+func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
+	if v == nil {
+		return nil, nil
+	}
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > maxSchemaDepth {
+		return nil, fmt.Errorf("schema nested deeper than %d levels", maxSchemaDepth)
+	}
+	n := &node{}
+	// Junctor clauses are not structural, but the apiserver validates
+	// whatever they hold, types included.
+	types := typesOf(v.ForbiddenGenerics.Type, v.ForbiddenExtensions.XIntOrString)
+	vv := v.ValueValidation
+	if err := c.values(n, types, v.ForbiddenGenerics.Nullable, &vv); err != nil {
+		return nil, err
+	}
+	var err error
+	if n.items, err = c.nested(v.Items); err != nil {
+		return nil, err
+	}
+	if len(v.Properties) > 0 {
+		n.propIdx = make(map[string]int, len(v.Properties))
+		names := make([]string, 0, len(v.Properties))
+		for k := range v.Properties {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			p := v.Properties[k]
+			pn, err := c.nested(&p)
+			if err != nil {
+				return nil, err
+			}
+			n.propIdx[k] = len(n.props)
+			n.props = append(n.props, prop{k, pn})
+		}
+	}
+	if n.additional, err = c.nested(v.AdditionalProperties); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func typesOf(t string, intOrString bool) []string {
+	if intOrString {
+		return []string{"integer", "string"}
+	}
+	if t == "" {
+		return nil
+	}
+	return []string{t}
+}
+
+// values compiles the value validations shared by structural nodes and
+// junctor clauses.
+func (c *compiler) values(n *node, types []string, nullable bool, vv *schema.ValueValidation) error {
+	n.types = types
+	n.typeStr = strings.Join(types, ",")
+	n.nullable = nullable
+	if vv == nil {
+		vv = &schema.ValueValidation{}
+	}
+	n.format = formatcheck.Effective(types, vv.Format, c.minor)
+	if n.format != "" {
+		n.checker = c.formats.Lookup(n.format)
+	}
+	n.typeVal = len(types) > 0 || n.format != ""
+	if len(types) == 1 {
+		switch types[0] {
+		case "integer":
+			n.numType = "integer"
+			if n.format == "int32" || n.format == "int64" {
+				n.numFmt = n.format
+			}
+		case "number":
+			n.numType = "number"
+			if n.format == "float" || n.format == "double" {
+				n.numFmt = n.format
+			}
+		}
+	}
+	n.maximum, n.exclMax = vv.Maximum, vv.ExclusiveMaximum
+	n.minimum, n.exclMin = vv.Minimum, vv.ExclusiveMinimum
+	n.multipleOf = vv.MultipleOf
+	n.maxLength, n.minLength = vv.MaxLength, vv.MinLength
+	n.pattern = vv.Pattern
+	if vv.Pattern != "" {
+		n.re, n.reErr = regexp.Compile(vv.Pattern)
+	}
+	n.maxItems, n.minItems, n.uniqueItems = vv.MaxItems, vv.MinItems, vv.UniqueItems
+	if len(vv.Enum) > 0 {
+		n.enum = make([]any, len(vv.Enum))
+		allStrings := true
+		for i, e := range vv.Enum {
+			n.enum[i] = e.Object
+			if _, ok := e.Object.(string); !ok {
+				allStrings = false
+			}
+		}
+		n.enumStr = fmt.Sprintf("%v", n.enum)
+		if allStrings {
+			n.enumStrings = make(map[string]bool, len(n.enum))
+			for _, e := range n.enum {
+				n.enumStrings[e.(string)] = true
+			}
+		}
+	}
+	n.maxProps, n.minProps = vv.MaxProperties, vv.MinProperties
+	n.required = vv.Required
+	var err error
+	for _, j := range []struct {
+		in  []schema.NestedValueValidation
+		out *[]*node
+	}{{vv.AllOf, &n.allOf}, {vv.AnyOf, &n.anyOf}, {vv.OneOf, &n.oneOf}} {
+		for i := range j.in {
+			cn, err := c.nested(&j.in[i])
+			if err != nil {
+				return err
+			}
+			*j.out = append(*j.out, cn)
+		}
+	}
+	if n.not, err = c.nested(vv.Not); err != nil {
+		return err
+	}
+	n.junctors = len(n.allOf)+len(n.anyOf)+len(n.oneOf) > 0 || n.not != nil
+	return nil
+}
+
+// hasType reports whether t is among the node's types (StringOrArray.Contains).
+func (n *node) hasType(t string) bool {
+	for _, x := range n.types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// enumValues renders the allowed values as the apiserver's NotSupported
+// error lists them: strings as is, anything else as JSON.
+func (n *node) enumValues() []string {
+	out := make([]string, 0, len(n.enum))
+	for _, e := range n.enum {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		} else {
+			b, _ := json.Marshal(e)
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+// enumMatch mirrors kube-openapi's basicCommonValidator: a value matches an
+// enum value when it converts (Go conversion rules) to the enum value's type
+// and is then deeply equal. null never matches.
+func (n *node) enumMatch(v value.Value) bool {
+	k := v.Kind()
+	if k == value.KindString && n.enumStrings != nil {
+		return n.enumStrings[v.Str()]
+	}
+	for _, e := range n.enum {
+		switch ev := e.(type) {
+		case nil:
+			continue
+		case string:
+			switch k {
+			case value.KindString:
+				if v.Str() == ev {
+					return true
+				}
+			case value.KindInt:
+				// reflect converts integers to strings as runes
+				// (reflect.cvtIntString).
+				x, r := v.Int(), "\uFFFD"
+				if int64(rune(x)) == x {
+					r = string(rune(x))
+				}
+				if r == ev {
+					return true
+				}
+			}
+		case bool:
+			if k == value.KindBool && v.Bool() == ev {
+				return true
+			}
+		case int64:
+			switch k {
+			case value.KindInt:
+				if v.Int() == ev {
+					return true
+				}
+			case value.KindFloat:
+				if int64(v.Float()) == ev {
+					return true
+				}
+			}
+		case float64:
+			switch k {
+			case value.KindInt:
+				if float64(v.Int()) == ev {
+					return true
+				}
+			case value.KindFloat:
+				if v.Float() == ev {
+					return true
+				}
+			}
+		case map[string]any:
+			if k == value.KindMap && value.Equal(v, value.Of(ev)) {
+				return true
+			}
+		case []any:
+			if k == value.KindList && value.Equal(v, value.Of(ev)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,470 @@
+package validation
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/value"
+)
+
+// This file mirrors kube-openapi's validate.SchemaValidator as the
+// apiserver runs it on custom resources (pkg/validation/validate: schema.go,
+// type.go, schema_props.go, validator.go, slice_validator.go,
+// object_validator.go) and converts each error the way
+// kubeOpenAPIResultToFieldErrors does (apiextensions-apiserver
+// pkg/apiserver/validation/validation.go). MatchCount is reproduced because
+// anyOf and oneOf report the errors of the failing clause with the highest
+// count.
+
+// maxValueDepth bounds recursion into values; deeper values are not
+// validated further (the apiserver's decoder rejects such documents).
+const maxValueDepth = 10000
+
+// visit validates data against a structural node. When corr is set, old is
+// the correlated old value and errors of an unchanged value are ratcheted
+// into warnings (ratcheting.go).
+func (s *state) visit(n *node, data, old value.Value, corr bool) int {
+	start := len(s.errs)
+	mc := s.validate(n, data, old, corr)
+	if corr && len(s.errs) > start && s.ratchetEqual(n, old, data) {
+		s.warns = append(s.warns, s.errs[start:]...)
+		for i := start; i < len(s.errs); i++ {
+			s.errs[i] = rec{}
+		}
+		s.errs = s.errs[:start]
+	}
+	return mc
+}
+
+// validate is SchemaValidator.Validate: it runs the type, junctor, string,
+// format, number, slice, enum and object validators that apply to the
+// value's kind, in that order, and returns kube-openapi's MatchCount.
+func (s *state) validate(n *node, data, old value.Value, corr bool) int {
+	if n == nil {
+		return 0
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > maxValueDepth {
+		return 0
+	}
+	kind := data.Kind()
+	mc := 0
+	if kind == value.KindNull {
+		if len(n.types) > 0 && !n.nullable {
+			s.typeErr(n, n.typeStr, "null")
+		} else {
+			mc++
+		}
+		if len(n.enum) > 0 {
+			s.enumErr(n, data)
+		}
+		return mc
+	}
+	if n.typeVal {
+		if s.typeCheck(n, data, kind) {
+			mc++
+		}
+		mc++
+	}
+	if n.junctors {
+		mc += s.junctors(n, data)
+	} else {
+		mc++ // the junctor validator's own count
+	}
+	mc++
+	switch kind {
+	case value.KindString:
+		s.stringCheck(n, data.Str())
+		mc++
+		if n.checker != nil {
+			if str := data.Str(); !n.checker(str) {
+				name := s.name()
+				msg := fmt.Sprintf("%s in body must be of type %s: %q", name, n.format, str)
+				s.add(n, "format", field.TypeInvalid(s.errPath(name), str, msg), msg)
+			}
+			mc++
+		}
+	case value.KindInt, value.KindFloat:
+		s.numberCheck(n, data, kind)
+		mc += 2
+	case value.KindList:
+		mc += s.sliceCheck(n, data, old, corr) + 1
+	}
+	if len(n.enum) > 0 && !n.enumMatch(data) {
+		s.enumErr(n, data)
+	}
+	mc++
+	if kind == value.KindMap {
+		mc += s.objectCheck(n, data, old, corr)
+		mc++
+	}
+	return mc + 1
+}
+
+func (s *state) typeErr(n *node, typeName, got string) {
+	name := s.name()
+	msg := fmt.Sprintf("%s in body must be of type %s: %q", name, typeName, got)
+	s.add(n, "type", field.TypeInvalid(s.errPath(name), got, msg), msg)
+}
+
+func (s *state) enumErr(n *node, data value.Value) {
+	name := s.name()
+	msg := fmt.Sprintf("%s in body should be one of %s", name, n.enumStr)
+	s.add(n, "enum", field.NotSupported(s.errPath(name), data.Unstructured(), n.enumValues()), msg)
+}
+
+// typeCheck is kube-openapi's typeValidator for non-null data.
+func (s *state) typeCheck(n *node, data value.Value, kind value.Kind) bool {
+	schType, format := "", ""
+	switch kind {
+	case value.KindBool:
+		schType = "boolean"
+	case value.KindString:
+		schType = "string"
+	case value.KindInt:
+		schType, format = "integer", "int64"
+	case value.KindFloat:
+		schType, format = "number", "float64"
+	case value.KindList:
+		schType = "array"
+	case value.KindMap:
+		schType = "object"
+	}
+	isFloatInt := kind == value.KindFloat && isFloat64AJSONInteger(data.Float()) && n.hasType("integer")
+	isIntFloat := kind == value.KindInt && n.hasType("number")
+	if kind != value.KindString && kind != value.KindList && n.format != "" &&
+		!(n.hasType(schType) || format == n.format || isFloatInt || isIntFloat) {
+		s.typeErr(n, n.format, format)
+		return false
+	}
+	if !(n.hasType("number") || n.hasType("integer")) && n.format != "" && (kind == value.KindString || kind == value.KindList) {
+		return true
+	}
+	if !(n.hasType(schType) || isFloatInt || isIntFloat) {
+		s.typeErr(n, n.typeStr, schType)
+		return false
+	}
+	return true
+}
+
+// stringCheck is kube-openapi's stringValidator: maxLength, minLength (in
+// runes) and pattern, stopping at the first failure.
+func (s *state) stringCheck(n *node, str string) {
+	if n.maxLength == nil && n.minLength == nil && n.pattern == "" {
+		return
+	}
+	if n.maxLength != nil || n.minLength != nil {
+		l := int64(utf8.RuneCountInString(str))
+		if n.maxLength != nil && l > *n.maxLength {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should be at most %d chars long", name, *n.maxLength)
+			s.add(n, "maxLength", field.TooLong(s.errPath(name), "", int(*n.maxLength)), msg)
+			return
+		}
+		if n.minLength != nil && l < *n.minLength {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should be at least %d chars long", name, *n.minLength)
+			s.add(n, "minLength", field.Invalid(s.errPath(name), str, msg), msg)
+			return
+		}
+	}
+	if n.pattern != "" {
+		if n.reErr != nil {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should match '%s'", name, n.pattern+", but pattern is invalid: "+n.reErr.Error())
+			s.add(n, "pattern", field.Invalid(s.errPath(name), str, msg), msg)
+		} else if !n.re.MatchString(str) {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should match '%s'", name, n.pattern)
+			s.add(n, "pattern", field.Invalid(s.errPath(name), str, msg), msg)
+		}
+	}
+}
+
+// sliceCheck is kube-openapi's schemaSliceValidator: items, then minItems,
+// maxItems and uniqueItems. It returns the items' match counts.
+func (s *state) sliceCheck(n *node, data, old value.Value, corr bool) int {
+	size := data.Len()
+	mc := 0
+	if n.items != nil {
+		var ml *mapList
+		if corr {
+			ml = s.correlateList(n, old)
+		}
+		for i := 0; i < size; i++ {
+			item := data.Index(i)
+			s.push(segIndex, "", i)
+			if ml != nil {
+				if o, ok := ml.get(n, item); ok {
+					mc += s.visit(n.items, item, o, true)
+					s.pop()
+					continue
+				}
+			}
+			mc += s.validate(n.items, item, value.Value{}, false)
+			s.pop()
+		}
+	}
+	if n.minItems != nil && int64(size) < *n.minItems {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body should have at least %d items", name, *n.minItems)
+		s.add(n, "minItems", field.Invalid(s.errPath(name), int64(size), msg), msg)
+	}
+	if n.maxItems != nil && int64(size) > *n.maxItems {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body should have at most %d items", name, *n.maxItems)
+		s.add(n, "maxItems", field.TooMany(s.errPath(name), size, int(*n.maxItems)), msg)
+	}
+	if n.uniqueItems && hasDuplicates(data) {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body shouldn't contain duplicates", name)
+		s.add(n, "uniqueItems", field.Invalid(s.errPath(name), "", msg), msg)
+	}
+	return mc
+}
+
+func hasDuplicates(data value.Value) bool {
+	size := data.Len()
+	if size < 2 {
+		return false
+	}
+	if !data.IsTyped() {
+		// Fast path for lists of strings, the common case.
+		allStrings := true
+		for i := 0; i < size && allStrings; i++ {
+			allStrings = data.Index(i).Kind() == value.KindString
+		}
+		if allStrings && size > 8 {
+			seen := make(map[string]struct{}, size)
+			for i := 0; i < size; i++ {
+				str := data.Index(i).Str()
+				if _, ok := seen[str]; ok {
+					return true
+				}
+				seen[str] = struct{}{}
+			}
+			return false
+		}
+	}
+	for i := 1; i < size; i++ {
+		a := data.Index(i)
+		for j := 0; j < i; j++ {
+			if value.Equal(a, data.Index(j)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// objectCheck is kube-openapi's objectValidator: min/maxProperties,
+// additionalProperties, properties, then required. Map keys are visited in
+// the map's order; when that produced errors the keys are visited again in
+// sorted order so that the result is deterministic (the apiserver's order
+// is random there).
+func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
+	numKeys := int64(data.Len())
+	if n.minProps != nil && numKeys < *n.minProps {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body should have at least %d properties", name, *n.minProps)
+		s.add(n, "minProperties", field.Invalid(s.errPath(name), numKeys, msg), msg)
+	}
+	if n.maxProps != nil && numKeys > *n.maxProps {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body should have at most %d properties", name, *n.maxProps)
+		s.add(n, "maxProperties", field.TooMany(s.errPath(name), int(numKeys), int(*n.maxProps)), msg)
+	}
+	mc := 0
+	if n.additionalFalse {
+		var bad []string
+		data.Range(func(k string, _ value.Value) bool {
+			if _, ok := n.propIdx[k]; !ok {
+				bad = append(bad, k)
+			}
+			return true
+		})
+		sort.Strings(bad)
+		for _, k := range bad {
+			name := s.name()
+			msg := fmt.Sprintf("%s.%s in body is a forbidden property", name, k)
+			s.add(n, "additionalProperties", field.Invalid(s.errPath(name), k, msg), msg)
+		}
+	} else if n.additional != nil {
+		start, warnStart := len(s.errs), len(s.warns)
+		mcStart := mc
+		data.Range(func(k string, v value.Value) bool {
+			if _, ok := n.propIdx[k]; !ok {
+				mc += s.child(n.additional, segKey, k, v, old, corr)
+			}
+			return true
+		})
+		if len(s.errs) > start+1 || len(s.warns) > warnStart+1 {
+			// Redo in sorted order for a deterministic result.
+			s.truncate(start, warnStart)
+			mc = mcStart
+			keys := make([]string, 0, data.Len())
+			data.Range(func(k string, _ value.Value) bool {
+				if _, ok := n.propIdx[k]; !ok {
+					keys = append(keys, k)
+				}
+				return true
+			})
+			sort.Strings(keys)
+			for _, k := range keys {
+				v, _ := data.Get(k)
+				mc += s.child(n.additional, segKey, k, v, old, corr)
+			}
+		}
+	}
+	for i := range n.props {
+		p := &n.props[i]
+		if v, ok := data.Get(p.name); ok {
+			mc += s.child(p.n, segProp, p.name, v, old, corr)
+		}
+	}
+	for _, k := range n.required {
+		if !data.Has(k) {
+			name := s.name() + "." + k
+			msg := fmt.Sprintf("%s in body is required", name)
+			s.add(n, "required", field.Required(s.errPath(name), ""), msg)
+		}
+	}
+	return mc
+}
+
+func (s *state) truncate(errs, warns int) {
+	for i := errs; i < len(s.errs); i++ {
+		s.errs[i] = rec{}
+	}
+	s.errs = s.errs[:errs]
+	for i := warns; i < len(s.warns); i++ {
+		s.warns[i] = rec{}
+	}
+	s.warns = s.warns[:warns]
+}
+
+// child validates a property or additionalProperties value, correlated with
+// the old object's value of the same key when ratcheting
+// (ratchetingValueValidator.SubPropertyValidator): both must have the key,
+// and the root's apiVersion and kind are never correlated.
+func (s *state) child(n *node, k segKind, key string, v, old value.Value, corr bool) int {
+	if corr && !(len(s.segs) == 0 && (key == "kind" || key == "apiVersion")) {
+		if o, ok := old.Get(key); ok {
+			s.push(k, key, 0)
+			mc := s.visit(n, v, o, true)
+			s.pop()
+			return mc
+		}
+	}
+	s.push(k, key, 0)
+	mc := s.validate(n, v, value.Value{}, false)
+	s.pop()
+	return mc
+}
+
+// junctors is kube-openapi's schemaPropsValidator: anyOf, oneOf, allOf and
+// not, with their composite messages. Clauses are validated without
+// ratcheting, as the apiserver does. It returns the validator's MatchCount.
+func (s *state) junctors(n *node, data value.Value) int {
+	mc := 0
+	if len(n.anyOf) > 0 {
+		var best []rec
+		bestMC, firstMC := 0, 0
+		succeeded := false
+		for _, c := range n.anyOf {
+			start := len(s.errs)
+			cmc := s.validate(c, data, value.Value{}, false)
+			if len(s.errs) == start {
+				succeeded, best, firstMC = true, nil, cmc
+				break
+			}
+			if best == nil || cmc > bestMC {
+				best = append([]rec(nil), s.errs[start:]...)
+				bestMC = cmc
+			}
+			s.truncate(start, len(s.warns))
+		}
+		if !succeeded {
+			name := s.name()
+			msg := fmt.Sprintf("%q must validate at least one schema (anyOf)", name)
+			s.add(n, "anyOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+		}
+		if best != nil {
+			s.errs = append(s.errs, best...)
+			mc += bestMC
+		} else if succeeded {
+			mc += firstMC
+		}
+	}
+	if len(n.oneOf) > 0 {
+		var best []rec
+		bestMC, firstMC, validated := 0, 0, 0
+		for _, c := range n.oneOf {
+			start := len(s.errs)
+			cmc := s.validate(c, data, value.Value{}, false)
+			if len(s.errs) == start {
+				validated++
+				best = nil
+				if validated == 1 {
+					firstMC = cmc
+				}
+				continue
+			}
+			if validated == 0 && (best == nil || cmc > bestMC) {
+				best = append([]rec(nil), s.errs[start:]...)
+				bestMC = cmc
+			}
+			s.truncate(start, len(s.warns))
+		}
+		if validated != 1 {
+			extra := "Found none valid"
+			if validated > 1 {
+				extra = fmt.Sprintf("Found %d valid alternatives", validated)
+			}
+			name := s.name()
+			msg := fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", name, extra)
+			s.add(n, "oneOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+			if best != nil {
+				s.errs = append(s.errs, best...)
+				mc += bestMC
+			}
+		} else {
+			mc += firstMC
+		}
+	}
+	if len(n.allOf) > 0 {
+		validated := 0
+		for _, c := range n.allOf {
+			start := len(s.errs)
+			mc += s.validate(c, data, value.Value{}, false)
+			if len(s.errs) == start {
+				validated++
+			}
+		}
+		if validated != len(n.allOf) {
+			extra := ""
+			if validated == 0 {
+				extra = ". None validated"
+			}
+			name := s.name()
+			msg := fmt.Sprintf("%q must validate all the schemas (allOf)%s", name, extra)
+			s.add(n, "allOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+		}
+	}
+	if n.not != nil {
+		start := len(s.errs)
+		s.validate(n.not, data, value.Value{}, false)
+		if len(s.errs) == start {
+			name := s.name()
+			msg := fmt.Sprintf("%q must not validate the schema (not)", name)
+			s.add(n, "not", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+		} else {
+			s.truncate(start, len(s.warns))
+		}
+	}
+	return mc + 1
+}
