@@ -18,6 +18,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/warning"
 
 	"kdv.dev/cel/internal/model"
 	"kdv.dev/schema"
@@ -452,6 +453,8 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		addErr := func(fe *field.Error) {
 			if !compiled.usesOldSelf && r.shouldRatchetError() {
 				e.warnings = append(e.warnings, fe.Error())
+				// also to a recorder in ctx, as the apiserver does
+				warning.AddWarning(e.ctx, "", fe.Error())
 			} else {
 				errs = append(errs, fe)
 			}
