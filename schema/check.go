@@ -274,7 +274,7 @@ func validateNames(names *CRDNames, fldPath *field.Path) field.ErrorList {
 // validateStoredVersions mirrors ValidateCustomResourceDefinitionStoredVersions
 // on the defaulted status of a new CRD (the storage version, if any).
 func validateStoredVersions(c *internalCRD, fldPath *field.Path) field.ErrorList {
-	stored := []string{}
+	var stored []string
 	for _, v := range c.versions {
 		if v.Storage {
 			stored = append(stored, v.Name)

@@ -155,7 +155,7 @@ func (c *internalCRD) versionsValue() any {
 	for _, v := range c.versions {
 		x := iv{Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated, DeprecationWarning: v.DeprecationWarning}
 		if v.schema != nil {
-			x.Schema = map[string]any{"OpenAPIV3Schema": v.schema}
+			x.Schema = map[string]any{"OpenAPIV3Schema": toInternal(v.schema)}
 		}
 		if v.subresources != nil {
 			x.Subresources = v.subresources

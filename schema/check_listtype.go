@@ -64,7 +64,7 @@ func validateListAndMapTypes(schema *Props, fldPath *field.Path) field.ErrorList
 			allErrs = append(allErrs, field.Required(fldPath.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
 		}
 		if schema.Items != nil && schema.Items.Schema == nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("items"), jsonValue{schema.Items}, "must only have a single schema if x-kubernetes-list-type is map"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("items"), toInternal(schema).Items, "must only have a single schema if x-kubernetes-list-type is map"))
 		}
 		if schema.Items != nil && schema.Items.Schema != nil && schema.Items.Schema.Type != "object" {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("type"), schema.Items.Schema.Type, "must be object if parent array's x-kubernetes-list-type is map"))

@@ -55,7 +55,7 @@ func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructur
 				continue
 			}
 			if !contains(allowedFieldsAtRootSchema, name) {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("openAPIV3Schema"), jsonValue{schema}, fmt.Sprintf(`only %v fields are allowed at the root of the schema if the status subresource is enabled`, allowedFieldsAtRootSchema)))
+				allErrs = append(allErrs, field.Invalid(fldPath.Child("openAPIV3Schema"), toInternal(schema), fmt.Sprintf(`only %v fields are allowed at the root of the schema if the status subresource is enabled`, allowedFieldsAtRootSchema)))
 				break
 			}
 		}
