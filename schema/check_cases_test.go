@@ -969,8 +969,7 @@ spec:
       openAPIV3Schema:
         type: object
 `,
-		want: []string{
-		},
+		want: []string{},
 	},
 	{
 		name: "int-or-string anyOf pattern valid",
@@ -1005,8 +1004,7 @@ spec:
       openAPIV3Schema:
         type: object
 `,
-		want: []string{
-		},
+		want: []string{},
 	},
 	{
 		name: "int-or-string allOf pattern valid",
@@ -1043,8 +1041,7 @@ spec:
       openAPIV3Schema:
         type: object
 `,
-		want: []string{
-		},
+		want: []string{},
 	},
 	{
 		name: "int-or-string anyOf with extra keyword",
@@ -1379,8 +1376,7 @@ spec:
       openAPIV3Schema:
         type: object
 `,
-		want: []string{
-		},
+		want: []string{},
 	},
 	{
 		name: "metadata type string",
@@ -1587,8 +1583,7 @@ spec:
       openAPIV3Schema:
         type: object
 `,
-		want: []string{
-		},
+		want: []string{},
 	},
 	{
 		name: "metadata in nested context",
