@@ -12,7 +12,8 @@ import (
 const progressInterval = 100 * time.Millisecond
 
 // Progress draws "\rvalidated N/TOTAL documents" on a terminal. cmd/kdv uses
-// it only when stderr is a terminal and there are more than 300 documents.
+// it only when stderr is a terminal and there are more than
+// ProgressThreshold documents; NewTerminalProgress makes that choice.
 // It is safe for concurrent use, and a nil *Progress does nothing, so callers
 // need no conditionals.
 type Progress struct {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -69,4 +70,46 @@ func TestProgressConcurrent(t *testing.T) {
 		t.Errorf("done = %d, want 400", p.done)
 	}
 	p.Done()
+}
+
+func TestTerminalDetection(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, x := range []*os.File{f, w, nil} {
+		if IsTerminal(x) || UseColor(x) {
+			t.Errorf("%v detected as a terminal", x)
+		}
+		if p := NewTerminalProgress(x, 10000); p != nil {
+			t.Errorf("progress on non-terminal %v", x)
+		}
+	}
+	// /dev/null is a character device: the cheapest stand-in for a tty.
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil || !IsTerminal(null) {
+		t.Skipf("no character device %s to test with", os.DevNull)
+	}
+	defer null.Close()
+	if NewTerminalProgress(null, ProgressThreshold) != nil {
+		t.Error("progress at the threshold")
+	}
+	if NewTerminalProgress(null, ProgressThreshold+1) == nil {
+		t.Error("no progress above the threshold")
+	}
+	t.Setenv("NO_COLOR", "")
+	if !UseColor(null) {
+		t.Error("UseColor false with empty NO_COLOR")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if UseColor(null) {
+		t.Error("UseColor true with NO_COLOR=1")
+	}
 }
