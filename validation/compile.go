@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"kdv.dev/formats"
 	"kdv.dev/schema"
-	"kdv.dev/validation/internal/formatcheck"
 	"kdv.dev/value"
 )
 
@@ -20,7 +20,7 @@ type node struct {
 	typeStr  string   // strings.Join(types, ",") for messages
 	nullable bool
 	format   string              // format after the apiserver's stripping
-	checker  formatcheck.Checker // nil: the format validator does not apply
+	checker  *formats.Checker // nil: the format validator does not apply
 	typeVal  bool                // the type validator applies
 	numType  string              // integer or number when types has exactly that one
 	numFmt   string              // int32/int64/float/double when consistent with numType
@@ -66,8 +66,7 @@ type prop struct {
 }
 
 type compiler struct {
-	minor   int
-	formats formatcheck.Registry
+	formats *formats.Registry
 	depth   int
 }
 
@@ -191,6 +190,29 @@ func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
 	return n, nil
 }
 
+// effectiveFormat is the format the apiserver keeps on a node
+// (StripUnsupportedFormatsPostProcessorForVersion): recognized at the
+// registry's version for the node's single type, or "" when stripped. A
+// registry with Extended keeps the extra string formats it enforces.
+func (c *compiler) effectiveFormat(types []string, format string) string {
+	t := ""
+	if len(types) == 1 {
+		t = types[0]
+	}
+	if format == "" {
+		return ""
+	}
+	if c.formats.Recognized(t, format) {
+		return format
+	}
+	if c.formats.Options().Extended && (t == "" || t == "string") {
+		if _, ok := c.formats.Lookup(format); ok {
+			return format
+		}
+	}
+	return ""
+}
+
 func typesOf(t string, intOrString bool) []string {
 	if intOrString {
 		return []string{"integer", "string"}
@@ -210,9 +232,11 @@ func (c *compiler) values(n *node, types []string, nullable bool, vv *schema.Val
 	if vv == nil {
 		vv = &schema.ValueValidation{}
 	}
-	n.format = formatcheck.Effective(types, vv.Format, c.minor)
+	n.format = c.effectiveFormat(types, vv.Format)
 	if n.format != "" {
-		n.checker = c.formats.Lookup(n.format)
+		if ch, ok := c.formats.Lookup(n.format); ok {
+			n.checker = ch
+		}
 	}
 	n.typeVal = len(types) > 0 || n.format != ""
 	if len(types) == 1 {

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"kdv.dev/formats"
 	"kdv.dev/value"
 )
 
@@ -81,10 +82,8 @@ func (s *state) validate(n *node, data, old value.Value, corr bool) int {
 		s.stringCheck(n, data.Str())
 		mc++
 		if n.checker != nil {
-			if str := data.Str(); !n.checker(str) {
-				name := s.name()
-				msg := fmt.Sprintf("%s in body must be of type %s: %q", name, n.format, str)
-				s.add(n, "format", field.TypeInvalid(s.errPath(name), str, msg), msg)
+			if str := data.Str(); !n.checker.Valid(str) {
+				s.formatErr(n, str)
 			}
 			mc++
 		}
@@ -103,6 +102,22 @@ func (s *state) validate(n *node, data, old value.Value, corr bool) int {
 		mc++
 	}
 	return mc + 1
+}
+
+// formatErr reports a string failing the node's format: kube-openapi's
+// InvalidType error for the apiserver's formats, the checker's own errors
+// for the extended (validation-gen, KEP-4153) ones.
+func (s *state) formatErr(n *node, str string) {
+	name := s.name()
+	switch n.checker.Family() {
+	case formats.OpenAPI, formats.KubernetesCRD:
+		msg := formats.TypeDetail(name, n.format, str)
+		s.add(n, "format", field.TypeInvalid(s.errPath(name), str, msg), msg)
+	default:
+		for _, e := range n.checker.Errors(s.errPath(name), str) {
+			s.add(n, "format", e, e.Error())
+		}
+	}
 }
 
 func (s *state) typeErr(n *node, typeName, got string) {

@@ -15,8 +15,9 @@
 //  5. x-kubernetes-list-type set and map uniqueness (skipped on update when
 //     the old object already violates it).
 //
-// CEL rules (x-kubernetes-validations) are evaluated by kdv.dev/cel; see
-// Options and the package README for how they combine.
+//  6. x-kubernetes-validations rules through kdv.dev/cel, skipped with a
+//     note error when the errors above include a blocking one (NotSupported,
+//     Required, TooLong, TooMany, TypeInvalid), as the apiserver does.
 //
 // Unknown fields are not reported here (pruning does that), and
 // x-kubernetes-preserve-unknown-fields values without a schema are not
@@ -37,8 +38,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"kdv.dev/cel"
+	"kdv.dev/formats"
 	"kdv.dev/schema"
-	"kdv.dev/validation/internal/formatcheck"
 	"kdv.dev/value"
 )
 
@@ -71,12 +73,19 @@ type Options struct {
 	// FieldPath is the path of the schema's root in reported errors (nil
 	// for a resource; e.g. "status" for a status schema).
 	FieldPath *field.Path
+	// Formats decides which formats are enforced and how; nil means
+	// formats.ForVersion(KubernetesMinor), exactly the apiserver's.
+	Formats *formats.Registry
+	// SkipCEL leaves x-kubernetes-validations rules out (for callers that
+	// evaluate them separately with kdv.dev/cel).
+	SkipCEL bool
 }
 
 // Validator is a compiled structural schema. It is safe for concurrent use.
 type Validator struct {
 	opts Options
 	root *node
+	cel  *cel.Validator // nil without rules or with SkipCEL
 }
 
 // New compiles s. It fails for schemas it cannot compile (nesting beyond
@@ -86,7 +95,10 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	if opts.KubernetesMinor == 0 {
 		opts.KubernetesMinor = DefaultKubernetesMinor
 	}
-	c := &compiler{minor: opts.KubernetesMinor, formats: formatcheck.Default}
+	if opts.Formats == nil {
+		opts.Formats = formats.ForVersion(opts.KubernetesMinor)
+	}
+	c := &compiler{formats: opts.Formats}
 	root, err := c.structural(s)
 	if err != nil {
 		return nil, err
@@ -94,7 +106,13 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	if root == nil {
 		root = &node{}
 	}
-	return &Validator{opts: opts, root: root}, nil
+	v := &Validator{opts: opts, root: root}
+	if s != nil && !opts.SkipCEL && hasRules(s) {
+		// Compile-time (CRD) errors are schema.Check's business; broken
+		// rules are reported at evaluation time, as the apiserver does.
+		v.cel, _ = cel.NewValidator(s, opts.IsResourceRoot, cel.Options{KubernetesMinor: opts.KubernetesMinor, SkipCheck: true})
+	}
+	return v, nil
 }
 
 // Validate validates obj, on create when old is nil and on update
@@ -144,7 +162,67 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 			errs = append(errs, v.lists(nv)...)
 		}
 	}
+	if v.cel != nil {
+		// The apiserver skips the rules when value validation found a
+		// blocking error (strategy.go hasBlockingErr).
+		if b := cel.BlockingError(errs); b != nil {
+			errs = append(errs, b)
+		} else {
+			var oldU any
+			if update {
+				oldU = ov.Unstructured()
+			}
+			celErrs, celWarns, _ := v.cel.ValidateWithWarnings(ctx, v.opts.FieldPath, nv.Unstructured(), oldU, cel.RuntimeCELCostBudget)
+			errs = append(errs, celErrs...)
+			warnings = append(warnings, celWarns...)
+		}
+	}
 	return errs, warnings
+}
+
+// hasRules reports whether any node of s has x-kubernetes-validations.
+func hasRules(s *schema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	if len(s.XValidations) > 0 || hasRules(s.Items) {
+		return true
+	}
+	for k := range s.Properties {
+		p := s.Properties[k]
+		if hasRules(&p) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Structural) {
+		return true
+	}
+	if vv := s.ValueValidation; vv != nil {
+		for _, j := range [][]schema.NestedValueValidation{vv.AllOf, vv.AnyOf, vv.OneOf} {
+			for i := range j {
+				if nestedRules(&j[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func nestedRules(n *schema.NestedValueValidation) bool {
+	if n == nil {
+		return false
+	}
+	if len(n.XValidations) > 0 || nestedRules(n.Items) || nestedRules(n.AdditionalProperties) {
+		return true
+	}
+	for k := range n.Properties {
+		p := n.Properties[k]
+		if nestedRules(&p) {
+			return true
+		}
+	}
+	return false
 }
 
 func isNil(x any) bool {
