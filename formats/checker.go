@@ -57,8 +57,10 @@ func (c *Checker) Family() Family { return c.family }
 // Valid reports whether s conforms to the format. It is the hot path: for the
 // OpenAPI family it allocates nothing except for uri, email, ipv4 and cidr
 // (whose kube-openapi semantics are those of net/url, net/mail and
-// k8s.io/utils/net parsers, called as they are); for the other families it
-// costs what the k8s.io/apimachinery validator costs on a valid value.
+// k8s.io/utils/net parsers, called as they are) and Scala-style durations
+// ("3 days", after time.ParseDuration has failed); for the other families it
+// costs what the k8s.io/apimachinery validator costs on a valid value (label
+// keys, resource pool names and extended resource names allocate there).
 func (c *Checker) Valid(s string) bool { return c.valid(s) }
 
 // Errors returns the errors the apiserver reports for value at fldPath, or nil
@@ -104,4 +106,23 @@ func TypeDetail(path, format, value string) string {
 // apiextensions-apiserver pkg/registry/customresourcedefinition/strategy.go.
 func UnrecognizedFormatWarning(format string) string {
 	return fmt.Sprintf("unrecognized format %q", format)
+}
+
+// UnrecognizedFormatWarnings returns the warnings of a CRD write, as the CRD
+// strategy's WarningsOnCreate and WarningsOnUpdate build them: one warning per
+// entry of unrecognized (the formats Registry.Recognized rejects, in schema
+// order, duplicates kept), except, on update, formats that the old CRD's
+// schemas already used unrecognized (oldUnrecognized; nil on create).
+func UnrecognizedFormatWarnings(unrecognized, oldUnrecognized []string) []string {
+	old := make(map[string]bool, len(oldUnrecognized))
+	for _, f := range oldUnrecognized {
+		old[f] = true
+	}
+	var out []string
+	for _, f := range unrecognized {
+		if !old[f] {
+			out = append(out, UnrecognizedFormatWarning(f))
+		}
+	}
+	return out
 }

@@ -177,3 +177,20 @@ func TestUnrecognizedFormatWarning(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestUnrecognizedFormatWarnings follows strategy_test.go's warning cases:
+// every occurrence on create, only new formats on update.
+func TestUnrecognizedFormatWarnings(t *testing.T) {
+	create := UnrecognizedFormatWarnings([]string{"unknownformat1", "unknownformat2", "unknownformat1"}, nil)
+	want := []string{`unrecognized format "unknownformat1"`, `unrecognized format "unknownformat2"`, `unrecognized format "unknownformat1"`}
+	if !reflect.DeepEqual(create, want) {
+		t.Errorf("create: %q", create)
+	}
+	update := UnrecognizedFormatWarnings([]string{"invalidformat", "unknownformat2"}, []string{"invalidformat"})
+	if !reflect.DeepEqual(update, []string{`unrecognized format "unknownformat2"`}) {
+		t.Errorf("update: %q", update)
+	}
+	if got := UnrecognizedFormatWarnings([]string{"invalidformat"}, []string{"invalidformat"}); got != nil {
+		t.Errorf("ratcheted: %q", got)
+	}
+}
