@@ -20,7 +20,7 @@ func Example() {
 		{File: "app.yaml", Index: 1, Line: 12, GVK: deployment, Namespace: "default", Name: "api",
 			Errors: field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), int64(-1),
 				"spec.replicas in body should be greater than or equal to 0")},
-			ErrorLine: func(e *field.Error) int { return 17 }},
+			ErrorPos: func(e *field.Error) (int, int) { return 17, 3 }},
 		{File: "app.yaml", Index: 2, Line: 30,
 			Err: errors.New("no schema for extensions/v1beta1, Kind=Deployment"), ErrKind: report.ErrNoSchema},
 	}}

@@ -26,9 +26,9 @@ func FuzzWriters(f *testing.F) {
 		}
 		r := &Result{Documents: []DocumentResult{
 			{File: file, Line: line, GVK: deployGVK, Namespace: "ns", Name: name,
-				Errors:    field.ErrorList{field.Invalid(field.NewPath("spec", "x"), msg, msg), field.Required(field.NewPath(msg), msg)},
-				ErrorLine: func(*field.Error) int { return line * 2 },
-				Warnings:  []string{msg}},
+				Errors:   field.ErrorList{field.Invalid(field.NewPath("spec", "x"), msg, msg), field.Required(field.NewPath(msg), msg)},
+				ErrorPos: func(*field.Error) (int, int) { return line * 2, line },
+				Warnings: []string{msg}},
 			{File: file, Index: 1, Line: line, Err: errors.New(msg), ErrKind: ErrParse},
 			{File: file, Index: 2, Skipped: true, SkipReason: msg},
 		}}

@@ -76,8 +76,12 @@ func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 			switch d.Outcome() {
 			case Failed:
 				// Field errors found before the failure (if any) follow it.
+				text := d.Err.Error()
+				if !hasLocation(text, f) {
+					text = location(f, d.Line) + text
+				}
 				c.Error = &junitProblem{Message: d.Err.Error(), Type: d.ErrKind.ruleID(),
-					Text: location(f, d.Line) + d.Err.Error() + "\n" + errs.String()}
+					Text: text + "\n" + errs.String()}
 				suite.Errors++
 			case Skipped:
 				c.Skipped = &junitSkipped{Message: d.SkipReason}

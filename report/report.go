@@ -80,9 +80,11 @@ type DocumentResult struct {
 	// Errors are the validation errors in the apiserver's order; writers
 	// keep that order.
 	Errors field.ErrorList
-	// ErrorLine optionally maps an error of Errors to the 1-based line of
-	// its field in File; 0 means unknown, and the writers fall back to Line.
-	ErrorLine func(*field.Error) int
+	// ErrorPos optionally maps an error of Errors to the 1-based line and
+	// column (in bytes) of its field in File; 0 means unknown, and writers
+	// fall back to Line. Its shape matches manifest's Document.Position
+	// applied to the error's Field. Text and JUnit use the line, SARIF both.
+	ErrorPos func(*field.Error) (line, column int)
 	// Warnings are non-fatal findings (ratcheted errors, unknown formats,
 	// ...), rendered at Line. They do not make a document invalid.
 	Warnings []string
@@ -145,12 +147,19 @@ func (d *DocumentResult) Outcome() Outcome {
 
 // lineOf returns the 1-based line of e, falling back to the document start.
 func (d *DocumentResult) lineOf(e *field.Error) int {
-	if d.ErrorLine != nil {
-		if l := d.ErrorLine(e); l > 0 {
-			return l
+	line, _ := d.posOf(e)
+	return line
+}
+
+// posOf returns the line and column of e; the column is 0 unless the line
+// came from ErrorPos.
+func (d *DocumentResult) posOf(e *field.Error) (line, column int) {
+	if d.ErrorPos != nil {
+		if l, c := d.ErrorPos(e); l > 0 {
+			return l, max(c, 0)
 		}
 	}
-	return d.Line
+	return d.Line, 0
 }
 
 // kindString is "Kind" for the core group and "group/Kind" otherwise; empty

@@ -39,13 +39,14 @@ var expectedErrLines = []string{
 	`spec.template.spec.hostNetwork: Forbidden: must be < 10 & "quoted"`,
 }
 
-// errLines are the lines of the invalid Deployment's fields; selector and
-// hostNetwork are unknown (0) and fall back to the document start (20).
-var errLines = map[string]int{
-	"spec.replicas":                         26,
-	"spec.strategy.type":                    29,
-	"metadata.labels[app]":                  24,
-	"spec.template.spec.containers[1].name": 35,
+// errLines are the line and column of the invalid Deployment's fields;
+// selector and hostNetwork are unknown (0) and fall back to the document
+// start (20); containers[1].name has a line but no column.
+var errLines = map[string][2]int{
+	"spec.replicas":                         {26, 3},
+	"spec.strategy.type":                    {29, 5},
+	"metadata.labels[app]":                  {24, 5},
+	"spec.template.spec.containers[1].name": {35, 0},
 }
 
 // fixture is a run over four inputs: a valid, an invalid and an unvalidatable
@@ -56,8 +57,8 @@ func fixture() *Result {
 	return &Result{Documents: []DocumentResult{
 		{File: "manifests/app.yaml", Index: 0, Line: 1, GVK: deployGVK, Namespace: "default", Name: "ok"},
 		{File: "manifests/app.yaml", Index: 1, Line: 20, GVK: deployGVK, Namespace: "default", Name: "bad",
-			Errors:    invalidErrs(),
-			ErrorLine: func(e *field.Error) int { return errLines[e.Field] }},
+			Errors:   invalidErrs(),
+			ErrorPos: func(e *field.Error) (int, int) { p := errLines[e.Field]; return p[0], p[1] }},
 		{File: "manifests/app.yaml", Index: 2, Line: 40,
 			GVK: schema.GroupVersionKind{Group: "extensions", Version: "v1beta1", Kind: "Deployment"}, Namespace: "default", Name: "old",
 			Err: errors.New("no schema for extensions/v1beta1, Kind=Deployment"), ErrKind: ErrNoSchema},
@@ -288,5 +289,41 @@ func TestWriteErrorsPropagate(t *testing.T) {
 		if err := Write(failWriter{}, f, fixture(), Options{}); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Errorf("format %s: error = %v, want disk full", f, err)
 		}
+	}
+}
+
+// manifest's errors already carry "file:line: " (or "file: document N: ");
+// writers must not repeat the location.
+func TestLocatedDocumentError(t *testing.T) {
+	r := &Result{Documents: []DocumentResult{
+		{File: "a.yaml", Index: 1, Line: 7, Err: errors.New("a.yaml:9: yaml: mapping values are not allowed in this context"), ErrKind: ErrParse},
+		{File: "a.yaml", Index: 2, Err: errors.New("a.yaml: document 2: document is too large"), ErrKind: ErrParse},
+		{File: "b.yaml", Line: 3, Err: errors.New("a.yaml:1: not ours"), ErrKind: ErrParse},
+	}}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "a.yaml:9: yaml: mapping values are not allowed in this context\n" +
+		"a.yaml: document 2: document is too large\n" +
+		"b.yaml:3: a.yaml:1: not ours\n" +
+		"3 documents in 2 files: 0 valid, 0 invalid, 3 failed, 0 skipped (0 errors, 0 warnings)\n"
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	buf.Reset()
+	if err := WriteText(&buf, r, Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if first := strings.SplitN(buf.String(), "\n", 2)[0]; first != ansiRed+"a.yaml:9: yaml: mapping values are not allowed in this context"+ansiReset {
+		t.Errorf("coloured located error = %q", first)
+	}
+	buf.Reset()
+	if err := WriteJUnit(&buf, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), ">a.yaml:9: yaml: mapping values are not allowed in this context&#xA;</error>") ||
+		!strings.Contains(buf.String(), ">b.yaml:3: a.yaml:1: not ours&#xA;</error>") {
+		t.Errorf("JUnit error texts:\n%s", buf.String())
 	}
 }

@@ -79,7 +79,8 @@ type sarifArtifact struct {
 }
 
 type sarifRegion struct {
-	StartLine int `json:"startLine"`
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
 }
 
 // sarifRules is the fixed rule table, so rule indexes are stable across runs:
@@ -140,8 +141,9 @@ func ruleIndex(id string) int {
 // warning and note respectively) whose message is
 // "group/Kind namespace/name: <field error>" and whose location is the file
 // (a relative URI with forward slashes, or a file:// URI for an absolute
-// path) at the error's line, or the document's first line when unknown. The
-// region is left out when no line is known.
+// path) at the error's line and column (DocumentResult.ErrorPos), or the
+// document's first line when unknown. The region is left out when no line is
+// known, startColumn when no column is.
 func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
@@ -152,10 +154,10 @@ func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 		}},
 		Results: []sarifResult{},
 	}
-	add := func(d *DocumentResult, id, level, msg string, line int) {
+	add := func(d *DocumentResult, id, level, msg string, line, column int) {
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(d.File)}}
 		if line > 0 {
-			loc.Region = &sarifRegion{StartLine: line}
+			loc.Region = &sarifRegion{StartLine: line, StartColumn: column}
 		}
 		run.Results = append(run.Results, sarifResult{
 			RuleID:    id,
@@ -169,19 +171,20 @@ func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 		d := &r.Documents[i]
 		id := d.Identity()
 		if d.Err != nil {
-			add(d, d.ErrKind.ruleID(), "error", prefixed(id, d.Err.Error()), d.Line)
+			add(d, d.ErrKind.ruleID(), "error", prefixed(id, d.Err.Error()), d.Line, 0)
 		} else if d.Skipped {
 			msg := d.displayName() + ": skipped"
 			if d.SkipReason != "" {
 				msg += ": " + d.SkipReason
 			}
-			add(d, ruleSkipped, "note", msg, d.Line)
+			add(d, ruleSkipped, "note", msg, d.Line, 0)
 		}
 		for _, e := range d.Errors {
-			add(d, string(e.Type), "error", prefixed(id, e.Error()), d.lineOf(e))
+			line, column := d.posOf(e)
+			add(d, string(e.Type), "error", prefixed(id, e.Error()), line, column)
 		}
 		for _, msg := range d.Warnings {
-			add(d, ruleWarning, "warning", prefixed(id, msg), d.Line)
+			add(d, ruleWarning, "warning", prefixed(id, msg), d.Line, 0)
 		}
 	}
 	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}

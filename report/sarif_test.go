@@ -69,8 +69,13 @@ func checkSARIF(t *testing.T, data []byte) map[string]any {
 		if uri, _ := pl["artifactLocation"].(map[string]any)["uri"].(string); uri == "" {
 			t.Errorf("result %d: empty uri", i)
 		}
-		if reg, ok := pl["region"].(map[string]any); ok && reg["startLine"].(float64) < 1 {
-			t.Errorf("result %d: startLine %v", i, reg["startLine"])
+		if reg, ok := pl["region"].(map[string]any); ok {
+			if reg["startLine"].(float64) < 1 {
+				t.Errorf("result %d: startLine %v", i, reg["startLine"])
+			}
+			if c, ok := reg["startColumn"]; ok && c.(float64) < 1 {
+				t.Errorf("result %d: startColumn %v", i, c)
+			}
 		}
 	}
 	return run
@@ -78,7 +83,7 @@ func checkSARIF(t *testing.T, data []byte) map[string]any {
 
 type sarifWant struct {
 	rule, level, text, uri string
-	line                   int // 0: no region
+	line, col              int // 0: no region / no startColumn
 }
 
 func TestWriteSARIF(t *testing.T) {
@@ -92,17 +97,17 @@ func TestWriteSARIF(t *testing.T) {
 	}
 	const bad = "apps/Deployment default/bad: "
 	want := []sarifWant{
-		{"FieldValueInvalid", "error", bad + expectedErrLines[0], "manifests/app.yaml", 26},
-		{"FieldValueRequired", "error", bad + expectedErrLines[1], "manifests/app.yaml", 20},
-		{"FieldValueNotSupported", "error", bad + expectedErrLines[2], "manifests/app.yaml", 29},
-		{"FieldValueTooLong", "error", bad + expectedErrLines[3], "manifests/app.yaml", 24},
-		{"FieldValueDuplicate", "error", bad + expectedErrLines[4], "manifests/app.yaml", 35},
-		{"FieldValueForbidden", "error", bad + expectedErrLines[5], "manifests/app.yaml", 20},
-		{"NoSchema", "error", "extensions/Deployment default/old: no schema for extensions/v1beta1, Kind=Deployment", "manifests/app.yaml", 40},
-		{"Skipped", "note", "example.com/Widget w1: skipped: no schema for example.com/v1, Kind=Widget", "crs/widget.yaml", 1},
-		{"Warning", "warning", `ConfigMap kube-system/cfg: unknown field "data.extra"`, "more.yaml", 3},
-		{"ParseError", "error", "error converting YAML to JSON: yaml: line 3: mapping values are not allowed in this context", "more.yaml", 9},
-		{"FieldValueInvalid", "error", `Namespace Team_A: metadata.name: Invalid value: "Team_A": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'`, "-", 0},
+		{"FieldValueInvalid", "error", bad + expectedErrLines[0], "manifests/app.yaml", 26, 3},
+		{"FieldValueRequired", "error", bad + expectedErrLines[1], "manifests/app.yaml", 20, 0},
+		{"FieldValueNotSupported", "error", bad + expectedErrLines[2], "manifests/app.yaml", 29, 5},
+		{"FieldValueTooLong", "error", bad + expectedErrLines[3], "manifests/app.yaml", 24, 5},
+		{"FieldValueDuplicate", "error", bad + expectedErrLines[4], "manifests/app.yaml", 35, 0},
+		{"FieldValueForbidden", "error", bad + expectedErrLines[5], "manifests/app.yaml", 20, 0},
+		{"NoSchema", "error", "extensions/Deployment default/old: no schema for extensions/v1beta1, Kind=Deployment", "manifests/app.yaml", 40, 0},
+		{"Skipped", "note", "example.com/Widget w1: skipped: no schema for example.com/v1, Kind=Widget", "crs/widget.yaml", 1, 0},
+		{"Warning", "warning", `ConfigMap kube-system/cfg: unknown field "data.extra"`, "more.yaml", 3, 0},
+		{"ParseError", "error", "error converting YAML to JSON: yaml: line 3: mapping values are not allowed in this context", "more.yaml", 9, 0},
+		{"FieldValueInvalid", "error", `Namespace Team_A: metadata.name: Invalid value: "Team_A": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'`, "-", 0, 0},
 	}
 	results := run["results"].([]any)
 	if len(results) != len(want) {
@@ -119,6 +124,9 @@ func TestWriteSARIF(t *testing.T) {
 		}
 		if reg, ok := pl["region"].(map[string]any); ok {
 			got.line = int(reg["startLine"].(float64))
+			if c, ok := reg["startColumn"]; ok {
+				got.col = int(c.(float64))
+			}
 		}
 		if got != w {
 			t.Errorf("result %d:\n got %+v\nwant %+v", i, got, w)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // ANSI SGR sequences used when Options.Color is set.
@@ -19,7 +20,7 @@ const (
 // WriteText writes r in the text format, one line per finding, in input order:
 //
 //	file:line: group/Kind namespace/name: <(*field.Error).Error()>
-//	file:line: <document-level error>
+//	file:line: <document-level error>   (as is if it starts with "file:")
 //	file:line: warning: group/Kind namespace/name: <warning>
 //	file:line: skipped: group/Kind namespace/name: <reason>
 //
@@ -33,7 +34,11 @@ func WriteText(w io.Writer, r *Result, opts Options) error {
 		d := &r.Documents[i]
 		id := d.Identity()
 		if d.Err != nil {
-			t.line(d.File, d.Line, "", "", ansiRed, d.Err.Error())
+			if msg := d.Err.Error(); hasLocation(msg, d.File) {
+				t.line("", 0, "", "", ansiRed, msg)
+			} else {
+				t.line(d.File, d.Line, "", "", ansiRed, msg)
+			}
 		}
 		if d.Skipped && d.Err == nil {
 			msg := d.displayName()
@@ -77,16 +82,28 @@ type textWriter struct {
 	color bool
 }
 
+// hasLocation reports whether a document-level error message already starts
+// with its file name and a colon, as manifest's errors do ("file:line: msg",
+// "file: document N: msg"), so that writers do not repeat the location.
+func hasLocation(msg, file string) bool {
+	return file != "" && strings.HasPrefix(msg, file+":")
+}
+
 // line writes "file:line: <tag><msg>" with tag in tagColor and msg in
-// msgColor when colour is on.
+// msgColor when colour is on; an empty file writes no location.
 func (t *textWriter) line(file string, line int, tag, tagColor, msgColor, msg string) {
-	loc := file
-	if line > 0 {
-		loc += ":" + strconv.Itoa(line)
+	loc := ""
+	if file != "" {
+		loc = file
+		if line > 0 {
+			loc += ":" + strconv.Itoa(line)
+		}
+		loc += ":"
 	}
-	loc += ":"
 	if t.color {
-		loc = ansiBold + loc + ansiReset
+		if loc != "" {
+			loc = ansiBold + loc + ansiReset
+		}
 		if tag != "" {
 			tag = tagColor + tag + ansiReset
 		}
@@ -94,8 +111,10 @@ func (t *textWriter) line(file string, line int, tag, tagColor, msgColor, msg st
 			msg = msgColor + msg + ansiReset
 		}
 	}
-	t.w.WriteString(loc)
-	t.w.WriteByte(' ')
+	if loc != "" {
+		t.w.WriteString(loc)
+		t.w.WriteByte(' ')
+	}
 	t.w.WriteString(tag)
 	t.w.WriteString(msg)
 	t.w.WriteByte('\n')
