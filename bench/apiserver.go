@@ -1,0 +1,160 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/endpoints/request"
+	"sigs.k8s.io/yaml"
+)
+
+// APIServer is the reference: one CRD version validated with the
+// apiserver's own code (k8s.io/apiextensions-apiserver v0.37.2), composed as
+// the apiserver composes it for a create or update of a custom resource.
+type APIServer struct {
+	GVK        schema.GroupVersionKind
+	Namespaced bool
+	Structural *structuralschema.Structural
+	strategy   interface {
+		Validate(ctx context.Context, obj runtime.Object) field.ErrorList
+		ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList
+	}
+}
+
+// ParseV1CRD decodes a v1 CRD document and converts it to the internal
+// version the apiserver validates.
+func ParseV1CRD(doc []byte) (*apiextensions.CustomResourceDefinition, error) {
+	var v1 apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(doc, &v1); err != nil {
+		return nil, err
+	}
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&v1)
+	var in apiextensions.CustomResourceDefinition
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v1, &in, nil); err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+// CheckCRD runs the apiserver's CRD validation on create.
+func CheckCRD(doc []byte) (field.ErrorList, error) {
+	crd, err := ParseV1CRD(doc)
+	if err != nil {
+		return nil, err
+	}
+	return crdvalidation.ValidateCustomResourceDefinition(context.Background(), crd), nil
+}
+
+// NewAPIServer builds the reference validator for one version of a CRD.
+func NewAPIServer(doc []byte, version string) (*APIServer, error) {
+	crd, err := ParseV1CRD(doc)
+	if err != nil {
+		return nil, err
+	}
+	var v *apiextensions.CustomResourceDefinitionVersion
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == version {
+			v = &crd.Spec.Versions[i]
+		}
+	}
+	if v == nil {
+		return nil, fmt.Errorf("CRD %s has no version %q", crd.Name, version)
+	}
+	// The internal version hoists schemas and subresources shared by all
+	// versions to spec.validation and spec.subresources.
+	validation, subresources := v.Schema, v.Subresources
+	if validation == nil {
+		validation = crd.Spec.Validation
+	}
+	if subresources == nil {
+		subresources = crd.Spec.Subresources
+	}
+	if validation == nil || validation.OpenAPIV3Schema == nil {
+		return nil, fmt.Errorf("CRD %s version %s has no schema", crd.Name, version)
+	}
+	props := validation.OpenAPIV3Schema
+	ss, err := structuralschema.NewStructural(props)
+	if err != nil {
+		return nil, err
+	}
+	validator, _, err := apiservervalidation.NewSchemaValidator(props)
+	if err != nil {
+		return nil, err
+	}
+	gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind}
+	var status *apiextensions.CustomResourceSubresourceStatus
+	var scale *apiextensions.CustomResourceSubresourceScale
+	if subresources != nil {
+		status, scale = subresources.Status, subresources.Scale
+	}
+	namespaced := crd.Spec.Scope == apiextensions.NamespaceScoped
+	st := customresource.NewStrategy(nil, namespaced, gvk, validator, nil, ss, status, scale, nil)
+	return &APIServer{GVK: gvk, Namespaced: namespaced, Structural: ss, strategy: st}, nil
+}
+
+// Decode applies the apiserver's decode-time steps to obj in place, in its
+// order (unstructuredSchemaCoercer.apply, then the defaulter): ObjectMeta
+// unknown fields, pruning, dropping non-nullable nulls, ObjectMeta coercion,
+// defaulting. It returns the unknown field paths strict field validation
+// reports.
+func (a *APIServer) Decode(obj map[string]any) ([]string, error) {
+	_, _, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, err
+	}
+	unknown = append(unknown, structuralpruning.PruneWithOptions(obj, a.Structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, a.Structural)
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, obj, a.Structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	if ferr != nil {
+		return nil, ferr
+	}
+	unknown = append(unknown, paths...)
+	structuraldefaulting.Default(obj, a.Structural)
+	return unknown, nil
+}
+
+// Validate runs the apiserver's create (old == nil) or update validation.
+func (a *APIServer) Validate(obj, old map[string]any) field.ErrorList {
+	ctx := context.Background()
+	if a.Namespaced {
+		// kubectl sends namespaced objects without a namespace to "default".
+		ns := "default"
+		if m, ok := obj["metadata"].(map[string]any); ok {
+			if s, _ := m["namespace"].(string); s != "" {
+				ns = s
+			} else {
+				m["namespace"] = ns
+			}
+		}
+		ctx = request.WithNamespace(ctx, ns)
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	if old == nil {
+		return a.strategy.Validate(ctx, u)
+	}
+	return a.strategy.ValidateUpdate(ctx, u, &unstructured.Unstructured{Object: old})
+}
+
+// ErrorLines renders errors as the apiserver prints them, one per line.
+func ErrorLines(errs field.ErrorList) string {
+	var b strings.Builder
+	for _, e := range errs {
+		b.WriteString(e.Error())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
