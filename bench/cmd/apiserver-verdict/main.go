@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"os"
 
-	"kdv.dev/bench"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"kdv.dev/bench"
 	"sigs.k8s.io/yaml"
 )
 
