@@ -19,11 +19,11 @@ type node struct {
 	types    []string // spec.Schema.Type: one type, integer+string, or none
 	typeStr  string   // strings.Join(types, ",") for messages
 	nullable bool
-	format   string              // format after the apiserver's stripping
+	format   string           // format after the apiserver's stripping
 	checker  *formats.Checker // nil: the format validator does not apply
-	typeVal  bool                // the type validator applies
-	numType  string              // integer or number when types has exactly that one
-	numFmt   string              // int32/int64/float/double when consistent with numType
+	typeVal  bool             // the type validator applies
+	numType  string           // integer or number when types has exactly that one
+	numFmt   string           // int32/int64/float/double when consistent with numType
 
 	maximum, minimum, multipleOf *float64
 	exclMax, exclMin             bool

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"kdv.dev/schema"
 )
 
@@ -52,4 +54,12 @@ func TestSmoke(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
+}
+
+func fieldStrings(errs field.ErrorList) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
 }

@@ -7,11 +7,15 @@
 //
 //  1. at a resource root with Options.Kind/APIVersion set, the TypeMeta
 //     check (its errors are returned alone, as the apiserver does);
+//
 //  2. at a resource root, ObjectMeta validation (create or update rules);
+//
 //  3. OpenAPI value validation with kube-openapi's semantics and messages,
 //     converted to field errors as kubeOpenAPIResultToFieldErrors does,
 //     with ratcheting on update (KEP-4008);
+//
 //  4. apiVersion/kind/metadata of x-kubernetes-embedded-resource objects;
+//
 //  5. x-kubernetes-list-type set and map uniqueness (skipped on update when
 //     the old object already violates it).
 //
