@@ -1,6 +1,7 @@
 package openapifmt
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -249,12 +250,10 @@ func isDurationUnit(unit string) bool {
 	return false
 }
 
-// atoiOverflows reports whether strconv.Atoi fails on a run of ASCII digits,
-// i.e. its value exceeds math.MaxInt64.
+// atoiOverflows reports whether strconv.Atoi, which strfmt calls on each
+// number, fails on a run of ASCII digits (its value exceeds the int range).
+// The error, and its allocation, only happen for invalid values.
 func atoiOverflows(d string) bool {
-	for len(d) > 1 && d[0] == '0' {
-		d = d[1:]
-	}
-	const maxInt64 = "9223372036854775807"
-	return len(d) > len(maxInt64) || (len(d) == len(maxInt64) && d > maxInt64)
+	_, err := strconv.Atoi(d)
+	return err != nil
 }
