@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -14,9 +15,34 @@ import (
 
 // decodeError is a document's decode failure before it is tied to a file and index.
 type decodeError struct {
-	line int    // absolute line, 0 when unknown
-	path string // field path when known
-	msg  string
+	line, col int    // absolute position, 0 when unknown
+	path      string // field path when known
+	msg       string
+}
+
+// duplicates turns go-yaml v2's strict errors (duplicate keys) into one error at the first
+// repeated key, with each message's line moved from the value go-yaml names to the key.
+func duplicates(errs []string, c chunk, pos *positions) *decodeError {
+	var de decodeError
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		m, line := absLine(e, c.line)
+		col, path := 0, ""
+		if sub := dupRe.FindStringSubmatch(e); sub != nil {
+			rel, _ := strconv.Atoi(sub[1])
+			if p, l, cl, ok := pos.dupKey(rel, sub[2]); ok {
+				line, col, path = l, cl, p
+				m = fmt.Sprintf("line %d: key %s already set in map", line, sub[2])
+			}
+		}
+		if i == 0 {
+			de.line, de.col, de.path = line, col, path
+			m = strings.TrimPrefix(m, yamlLineRe.FindString(m))
+		}
+		msgs[i] = m
+	}
+	de.msg = strings.Join(msgs, "; ")
+	return &de
 }
 
 // decodeYAML decodes one YAML document as the apiserver's strict YAML serializer does:
@@ -36,19 +62,7 @@ func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
 	if err != nil {
 		var te *yamlv2.TypeError
 		if errors.As(err, &te) && len(te.Errors) > 0 {
-			// Strict decoding errors: duplicate keys, each "line N: key "x" already set in map".
-			var de decodeError
-			msgs := make([]string, len(te.Errors))
-			for i, e := range te.Errors {
-				m, line := absLine(e, c.line)
-				if i == 0 {
-					de.line = line
-					m = strings.TrimPrefix(m, yamlLineRe.FindString(m))
-				}
-				msgs[i] = m
-			}
-			de.msg = strings.Join(msgs, "; ")
-			return nil, &de
+			return nil, duplicates(te.Errors, c, pos)
 		}
 		msg, line := absLine(err.Error(), c.line)
 		return nil, &decodeError{line: line, msg: msg}

@@ -19,8 +19,12 @@ type Error struct {
 	Item int
 	// Line is the 1-based line in File the error points at, 0 when unknown.
 	Line int
-	// Path is the field path of the offending field when known (for example the repeated
-	// field of a JSON duplicate), in field.Path.String() syntax, or "".
+	// Column is the 1-based byte column of the offending key, 0 when unknown (go-yaml's
+	// syntax errors carry a line only).
+	Column int
+	// Path is the field path of the offending field when known (a duplicate key or field),
+	// in the dotted form sigs.k8s.io/json uses for strict errors ("spec.ports[0].name", map
+	// keys as ".key"), which LineOf accepts; "" otherwise.
 	Path string
 	// Msg is the decoder's message, with line numbers made absolute.
 	Msg string
@@ -45,6 +49,9 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	return b.String()
 }
+
+// dupRe matches one go-yaml v2 strict error: `line N: key "x" already set in map`.
+var dupRe = regexp.MustCompile(`^line (\d+): key (.*) already set in map$`)
 
 // yamlLineRe matches go-yaml's "yaml: line N: msg" and "line N: msg" forms.
 var yamlLineRe = regexp.MustCompile(`^(yaml: )?line (\d+): `)

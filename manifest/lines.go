@@ -158,3 +158,53 @@ func (d *Document) Position(path string) (line, column int) {
 	}
 	return line, column
 }
+
+// dupKey finds the mapping entry go-yaml v2 reports as a duplicate: v2 names the line of the
+// entry's value (the line after the key when the value is a block), so the entry is the one
+// whose value starts on relLine, preferring one whose key reads key (v2's %#v of the key).
+// It returns the entry's dotted field path (the form sigs.k8s.io/json uses for duplicate
+// JSON fields) and the file position of its key.
+func (p *positions) dupKey(relLine int, key string) (path string, line, col int, ok bool) {
+	root := p.node()
+	if root == nil {
+		return "", 0, 0, false
+	}
+	if s, err := strconv.Unquote(key); err == nil {
+		key = s
+	}
+	var best *yamlv3.Node
+	var pathOut string
+	bestMatch := false
+	var walk func(n *yamlv3.Node, path string, depth int)
+	walk = func(n *yamlv3.Node, path string, depth int) {
+		if depth > 10000 {
+			return
+		}
+		switch n.Kind {
+		case yamlv3.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				child := k.Value
+				if path != "" {
+					child = path + "." + k.Value
+				}
+				if v.Line == relLine {
+					if match := k.Value == key; match || !bestMatch {
+						best, bestMatch, pathOut = k, match, child
+					}
+				}
+				walk(v, child, depth+1)
+			}
+		case yamlv3.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, path+"["+strconv.Itoa(i)+"]", depth+1)
+			}
+		}
+	}
+	walk(root, "", 0)
+	if best == nil {
+		return "", 0, 0, false
+	}
+	line, col = p.abs(best)
+	return pathOut, line, col, true
+}

@@ -172,8 +172,16 @@ func TestJSON(t *testing.T) {
 			[]want{{0, -1, 1, nil, `f.json:2: duplicate field "metadata.name"`, 2}}},
 		{"array in stream", "{\"a\": 1}\n[1, 2]\n",
 			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 2, nil, "cannot unmarshal array into Go value", 2}}},
-		{"syntax error after the first value ends the stream", "{\"a\": 1}\n{\"b\": }\n{\"c\": 3}",
-			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 2, nil, "f.json:2: json: invalid character '}'", 2}}},
+		{"syntax error after two values ends the stream", "{\"a\": 1}\n{\"b\": 2}\n{\"c\": }\n{\"d\": 4}",
+			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 2, map[string]any{"b": int64(2)}, "", 0}, {2, -1, 3, nil, "f.json:3: json: invalid character '}'", 3}}},
+		// After one JSON value the stream is still ambiguous: the rest is YAML, whose
+		// decoder (like kubectl's) reads only the first of the flow mappings.
+		{"second value invalid as JSON is read as YAML", "{\"a\": 1}\n{\"b\": }\n{\"c\": 3}",
+			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 2, map[string]any{"b": nil}, "", 0}}},
+		{"one JSON value, then YAML documents", "{\"a\": 1}\n---\nb: 2\n---\nc: 3\n",
+			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 3, map[string]any{"b": int64(2)}, "", 0}, {2, -1, 5, map[string]any{"c": int64(3)}, "", 0}}},
+		{"one JSON value, then YAML on the same line", "{\"a\": 1} b: 2\nc: 3\n",
+			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 1, map[string]any{"b": int64(2), "c": int64(3)}, "", 0}}},
 		{"invalid first value falls back to YAML", "{\"a\": 1, b: 2}\n",
 			[]want{{0, -1, 1, map[string]any{"a": int64(1), "b": int64(2)}, "", 0}}},
 		{"tab indented JSON", "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}\n", []want{{0, -1, 1, map[string]any{"a": map[string]any{"b": int64(1)}}, "", 0}}},
@@ -397,3 +405,43 @@ func TestReadStream(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
+
+// TestDuplicates checks the strict decoding errors of the apiserver (go-yaml v2's
+// `key "x" already set in map`, sigs.k8s.io/json's `duplicate field "x"`), placed at the
+// repeated key.
+func TestDuplicates(t *testing.T) {
+	tests := []struct {
+		name, file, in string
+		want           Error
+	}{
+		{"block value", "d.yaml", "apiVersion: apps/v1\nkind: Deployment\nspec:\n  selector:\n    matchLabels:\n      a: b\n  replicas: 3\n  selector:\n    matchLabels:\n      a: b\n",
+			Error{Line: 8, Column: 3, Path: "spec.selector", Msg: `key "selector" already set in map`}},
+		{"in a list item", "d.yaml", "spec:\n  containers:\n  - name: a\n    image: x\n    name: b\n",
+			Error{Line: 5, Column: 5, Path: "spec.containers[0].name", Msg: `key "name" already set in map`}},
+		// YAML 1.1: n and off are both the boolean false, so they collide as keys.
+		{"YAML 1.1 booleans", "d.yaml", "x:\n  n: 1\n  off: 2\n",
+			Error{Line: 3, Column: 3, Path: "x.off", Msg: `key false already set in map`}},
+		{"after a comment header", "d.yaml", "# c\n---\n# d\na: 1\nb:\n  c: 1\n  c: 2\n",
+			Error{Line: 7, Column: 3, Path: "b.c", Msg: `key "c" already set in map`}},
+		{"two", "d.yaml", "a: 1\nb: [1]\na: 2\nb:\n- 2\n",
+			Error{Line: 3, Column: 1, Path: "a", Msg: `key "a" already set in map; line 4: key "b" already set in map`}},
+		{"JSON", "d.json", "{\"spec\": {\"ports\": [{\"name\": \"a\",\n  \"name\": \"b\"}]}}",
+			Error{Line: 2, Column: 3, Path: "spec.ports[0].name", Msg: `duplicate field "spec.ports[0].name"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs := Parse(tt.file, []byte(tt.in), Options{})
+			if len(docs) != 1 || docs[0].Err == nil {
+				t.Fatalf("docs = %+v", docs)
+			}
+			got := *docs[0].Err.(*Error)
+			tt.want.File, tt.want.Item = tt.file, -1
+			if got != tt.want {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			if l := docs[0].LineOf(got.Path); l != got.Line {
+				t.Errorf("LineOf(%q) = %d, want %d", got.Path, l, got.Line)
+			}
+		})
+	}
+}

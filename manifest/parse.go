@@ -130,14 +130,16 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 		obj, derr = decodeYAML(c, pos, opts.maxExpanded())
 	}
 	if derr != nil {
-		line := derr.line
+		line, col := derr.line, derr.col
 		if line == 0 && derr.path != "" {
-			line, _ = pos.lookup(derr.path)
+			line, col = pos.lookup(derr.path)
 		}
 		if line == 0 {
 			line = first
 		}
-		return errDoc(file, pos, first, line, derr.path, derr.msg)
+		docs := errDoc(file, pos, first, line, derr.path, derr.msg)
+		docs[0].Err.(*Error).Column = col
+		return docs
 	}
 	if obj == nil {
 		return nil // null document: skipped like kubectl

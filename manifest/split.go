@@ -27,7 +27,7 @@ func split(data []byte, yield func(chunk) bool) {
 	if isJSONBuffer(data) && splitJSON(data, yield) {
 		return
 	}
-	splitYAML(data, yield)
+	splitYAML(data, 0, 1, 1, yield)
 }
 
 // isJSONBuffer is apimachinery's IsJSONBuffer: the first non-space byte is '{'. Like
@@ -40,11 +40,11 @@ func isJSONBuffer(data []byte) bool {
 }
 
 // splitYAML mirrors k8s.io/apimachinery/pkg/util/yaml.YAMLReader.Read: a line starting with
-// "---" is a separator; only spaces and a comment may follow it.
-func splitYAML(data []byte, yield func(chunk) bool) {
-	start, startLine := 0, 1
-	line := 1
-	for pos := 0; pos < len(data); line++ {
+// "---" is a separator; only spaces and a comment may follow it. It splits data[from:],
+// where from is at file position line:col.
+func splitYAML(data []byte, from, line, col int, yield func(chunk) bool) {
+	start, startLine, startCol := from, line, col
+	for pos := from; pos < len(data); line++ {
 		eol := bytes.IndexByte(data[pos:], '\n')
 		next := len(data)
 		if eol >= 0 {
@@ -54,7 +54,7 @@ func splitYAML(data []byte, yield func(chunk) bool) {
 			eol = len(data)
 		}
 		if bytes.HasPrefix(data[pos:eol], []byte("---")) {
-			if pos > start && !yield(chunk{raw: data[start:pos], line: startLine, col: 1}) {
+			if pos > start && !yield(chunk{raw: data[start:pos], line: startLine, col: startCol}) {
 				return
 			}
 			rest := bytes.TrimSpace(data[pos+3 : eol])
@@ -63,22 +63,26 @@ func splitYAML(data []byte, yield func(chunk) bool) {
 					return
 				}
 			}
-			start, startLine = next, line+1
+			start, startLine, startCol = next, line+1, 1
 		}
 		pos = next
 	}
 	if start < len(data) {
-		yield(chunk{raw: data[start:], line: startLine, col: 1})
+		yield(chunk{raw: data[start:], line: startLine, col: startCol})
 	}
 }
 
-// splitJSON cuts a stream of JSON values. It returns false, having yielded nothing, when the
-// first value is not valid JSON, so that the caller reads the data as YAML instead (as
-// YAMLOrJSONDecoder switches to YAML). A syntax error after the first value ends the stream
-// with an error chunk: JSON cannot be resynchronised.
+// splitJSON cuts a stream of JSON values the way YAMLOrJSONDecoder does. It returns false,
+// having yielded nothing, when the first value is not valid JSON, so that the caller reads
+// the data as YAML instead. When the second value fails, the rest (after the first value and
+// any spaces up to and including a newline) is read as YAML, as YAMLOrJSONDecoder switches
+// while the stream is still ambiguous; that is how `{...}` followed by `---` and YAML
+// documents works. A later syntax error ends the stream with an error chunk: JSON cannot be
+// resynchronised.
 func splitJSON(data []byte, yield func(chunk) bool) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lc := lineCounter{data: data, line: 1, lineStart: 0}
+	firstEnd := 0
 	for n := 0; ; n++ {
 		var raw json.RawMessage
 		start := skipSpace(data, int(dec.InputOffset()))
@@ -90,6 +94,18 @@ func splitJSON(data []byte, yield func(chunk) bool) bool {
 			if n == 0 {
 				return false
 			}
+			if n == 1 {
+				from := firstEnd
+				for from < len(data) && (data[from] == ' ' || data[from] == '\t' || data[from] == '\r') {
+					from++
+				}
+				if from < len(data) && data[from] == '\n' {
+					from++
+				}
+				line, col := lc.at(from)
+				splitYAML(data, from, line, col, yield)
+				return true
+			}
 			off := start
 			var syn *json.SyntaxError
 			if errors.As(err, &syn) {
@@ -100,6 +116,9 @@ func splitJSON(data []byte, yield func(chunk) bool) bool {
 			return true
 		}
 		end := int(dec.InputOffset())
+		if n == 0 {
+			firstEnd = end
+		}
 		line, col := lc.at(start)
 		if !yield(chunk{raw: data[start:end], line: line, col: col, json: true}) {
 			return true
