@@ -2,9 +2,19 @@
 // renders it as text, JSON (kubectl-validate's shape), JUnit XML or SARIF 2.1.0.
 //
 // The model is deliberately plain data: cmd/kdv fills a [Result] with one
-// [DocumentResult] per input document, in input order, and hands it to [Write].
-// The package depends only on the standard library and k8s.io/apimachinery so
-// that every other kdv package can stay below it.
+// [DocumentResult] per input document, in input order, hands it to [Write]
+// and exits with [Result.ExitCode]. The package depends only on the standard
+// library and k8s.io/apimachinery so that every other kdv package can stay
+// below it.
+//
+// Formats ([Formats]), all deterministic and in input order:
+//
+//   - text ([WriteText]): "file:line: group/Kind namespace/name: <field error>"
+//     per error, then a summary line; optional ANSI colour.
+//   - json ([WriteJSON]): kubectl-validate's {"<file>": [metav1.Status, ...]},
+//     with the apiserver's 422 Invalid status for invalid documents.
+//   - junit ([WriteJUnit]): a testsuite per file, a testcase per document.
+//   - sarif ([WriteSARIF]): SARIF 2.1.0, one result per error or warning.
 package report
 
 import (
