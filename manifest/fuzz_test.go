@@ -108,3 +108,42 @@ func BenchmarkLineOf(b *testing.B) {
 		}
 	}
 }
+
+// TestParallelMatchesSequential checks that Parse, which decodes large inputs on several
+// goroutines, numbers and orders documents exactly as the sequential Documents iterator.
+func TestParallelMatchesSequential(t *testing.T) {
+	parts := []string{
+		"kind: A\nmetadata:\n  name: a%d\n",
+		"# comment only %d\n",
+		"null\n# %d\n",
+		"a: %d\na: 2\n",
+		"kind: [%d\n",
+		"apiVersion: v1\nkind: List\nitems:\n- kind: B\n  n: %d\n- 7\n",
+		"apiVersion: v1\nkind: List\nitems: [] # %d\n",
+		"- %d\n",
+	}
+	var buf bytes.Buffer
+	for i := range 400 {
+		fmt.Fprintf(&buf, "---\n"+parts[(i*7)%len(parts)], i)
+	}
+	par := Parse("p.yaml", buf.Bytes(), Options{})
+	var seq []Document
+	for d := range Documents("p.yaml", buf.Bytes(), Options{}) {
+		seq = append(seq, d)
+	}
+	if len(par) != len(seq) || len(par) < 300 {
+		t.Fatalf("parallel %d documents, sequential %d", len(par), len(seq))
+	}
+	for i := range par {
+		p, s := par[i], seq[i]
+		if p.Index != s.Index || p.Item != s.Item || p.Line != s.Line || fmt.Sprint(p.Object) != fmt.Sprint(s.Object) || fmt.Sprint(p.Err) != fmt.Sprint(s.Err) {
+			t.Fatalf("document %d differs:\nparallel   %d/%d/%d %v %v\nsequential %d/%d/%d %v %v", i,
+				p.Index, p.Item, p.Line, p.Object, p.Err, s.Index, s.Item, s.Line, s.Object, s.Err)
+		}
+	}
+	if last := par[len(par)-1]; last.Index != 299 {
+		// 400 parts, of which every part kind recurs 50 times; comment-only and null ones
+		// (100) are skipped; the empty List takes an index without a document.
+		t.Errorf("last index %d, want 299", last.Index)
+	}
+}
