@@ -28,44 +28,44 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 		factor := *n.multipleOf
 		if msg, bad := rangeErr(strconv.FormatFloat(factor, 'f', -1, 64), n.numType, n.numFmt, "MultipleOf", s); bad {
 			s.add(n, "multipleOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			s.multipleOfFloat(n, f, factor, data)
+			s.multipleOfFloat(n, f, factor, f)
 		} else if isInt {
 			i, fi := data.Int(), int64(factor)
 			if fi <= 0 {
 				s.mustBePositive(n, fi)
 			} else if (i/fi)*fi != i {
-				s.invalid(n, "multipleOf", data, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), fi))
+				s.invalid(n, "multipleOf", data.Int(), fmt.Sprintf("%s in body should be a multiple of %v", s.name(), fi))
 			}
 		} else {
-			s.multipleOfFloat(n, f, factor, data)
+			s.multipleOfFloat(n, f, factor, f)
 		}
 	}
 	if n.minimum != nil {
 		min := *n.minimum
 		if msg, bad := rangeErr(strconv.FormatFloat(min, 'f', -1, 64), n.numType, n.numFmt, "Minimum boundary", s); bad {
 			s.add(n, "minimum", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			s.minFloat(n, f, min, data)
+			s.minFloat(n, f, min, f)
 		} else if isInt {
 			i, m := data.Int(), int64(min)
 			if (!n.exclMin && i < m) || (n.exclMin && i <= m) {
-				s.minMsg(n, data, m)
+				s.minMsg(n, data.Int(), m)
 			}
 		} else {
-			s.minFloat(n, f, min, data)
+			s.minFloat(n, f, min, f)
 		}
 	}
 	if n.maximum != nil {
 		max := *n.maximum
 		if msg, bad := rangeErr(strconv.FormatFloat(max, 'f', -1, 64), n.numType, n.numFmt, "Maximum boundary", s); bad {
 			s.add(n, "maximum", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			s.maxFloat(n, f, max, data)
+			s.maxFloat(n, f, max, f)
 		} else if isInt {
 			i, m := data.Int(), int64(max)
 			if (!n.exclMax && i > m) || (n.exclMax && i >= m) {
-				s.maxMsg(n, data, m)
+				s.maxMsg(n, data.Int(), m)
 			}
 		} else {
-			s.maxFloat(n, f, max, data)
+			s.maxFloat(n, f, max, f)
 		}
 	}
 }
@@ -104,8 +104,10 @@ func rangeErr(rep, typeName, format, prefix string, s *state) (string, bool) {
 	return fmt.Sprintf("%s value must be of type %s (default format) in %s", prefix, typeName, s.name()), true
 }
 
-func (s *state) invalid(n *node, keyword string, data value.Value, msg string) {
-	s.add(n, keyword, field.Invalid(s.errPath(s.name()), data.Unstructured(), msg), msg)
+// invalid reports a numeric failure; bad is kube-openapi's error value:
+// the int64 on the integer path, the value as float64 otherwise.
+func (s *state) invalid(n *node, keyword string, bad any, msg string) {
+	s.add(n, keyword, field.Invalid(s.errPath(s.name()), bad, msg), msg)
 }
 
 func (s *state) mustBePositive(n *node, factor any) {
@@ -114,7 +116,7 @@ func (s *state) mustBePositive(n *node, factor any) {
 	s.add(n, "multipleOf", field.Invalid(s.errPath(name), factor, msg), msg)
 }
 
-func (s *state) multipleOfFloat(n *node, f, factor float64, data value.Value) {
+func (s *state) multipleOfFloat(n *node, f, factor float64, bad any) {
 	if factor <= 0 {
 		s.mustBePositive(n, factor)
 		return
@@ -126,36 +128,36 @@ func (s *state) multipleOfFloat(n *node, f, factor float64, data value.Value) {
 		mult = f / factor
 	}
 	if !isFloat64AJSONInteger(mult) {
-		s.invalid(n, "multipleOf", data, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), factor))
+		s.invalid(n, "multipleOf", bad, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), factor))
 	}
 }
 
-func (s *state) minFloat(n *node, f, min float64, data value.Value) {
+func (s *state) minFloat(n *node, f, min float64, bad any) {
 	if (!n.exclMin && f < min) || (n.exclMin && f <= min) {
-		s.minMsg(n, data, min)
+		s.minMsg(n, bad, min)
 	}
 }
 
-func (s *state) maxFloat(n *node, f, max float64, data value.Value) {
+func (s *state) maxFloat(n *node, f, max float64, bad any) {
 	if (!n.exclMax && f > max) || (n.exclMax && f >= max) {
-		s.maxMsg(n, data, max)
+		s.maxMsg(n, bad, max)
 	}
 }
 
-func (s *state) minMsg(n *node, data value.Value, bound any) {
+func (s *state) minMsg(n *node, bad, bound any) {
 	format := "%s in body should be greater than or equal to %v"
 	if n.exclMin {
 		format = "%s in body should be greater than %v"
 	}
-	s.invalid(n, "minimum", data, fmt.Sprintf(format, s.name(), bound))
+	s.invalid(n, "minimum", bad, fmt.Sprintf(format, s.name(), bound))
 }
 
-func (s *state) maxMsg(n *node, data value.Value, bound any) {
+func (s *state) maxMsg(n *node, bad, bound any) {
 	format := "%s in body should be less than or equal to %v"
 	if n.exclMax {
 		format = "%s in body should be less than %v"
 	}
-	s.invalid(n, "maximum", data, fmt.Sprintf(format, s.name(), bound))
+	s.invalid(n, "maximum", bad, fmt.Sprintf(format, s.name(), bound))
 }
 
 // isFloat64AJSONInteger is go-openapi/swag's check that a float is an

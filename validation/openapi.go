@@ -55,7 +55,7 @@ func (s *state) validate(n *node, data, old value.Value, corr bool) int {
 	kind := data.Kind()
 	mc := 0
 	if kind == value.KindNull {
-		if len(n.types) > 0 && !n.nullable {
+		if len(n.types) > 0 && !n.hasType("null") && !n.nullable {
 			s.typeErr(n, n.typeStr, "null")
 		} else {
 			mc++
