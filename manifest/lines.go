@@ -52,15 +52,13 @@ func (p *positions) lookup(path string) (line, col int) {
 	}
 	best := n
 	for steps := 0; path != "" && steps < 100000; steps++ {
-		for hops := 0; n.Kind == yamlv3.AliasNode && n.Alias != nil && hops < 100; hops++ {
-			n = n.Alias
-		}
+		n = deref(n)
 		path = strings.TrimPrefix(path, ".")
 		var key, val *yamlv3.Node
 		var rest string
 		switch n.Kind {
 		case yamlv3.MappingNode:
-			key, val, rest = matchKey(n, path)
+			key, val, rest = matchKey(n, path, 0)
 		case yamlv3.SequenceNode:
 			if i, r, ok := parseIndex(path); ok && i < len(n.Content) {
 				val, rest = n.Content[i], r
@@ -83,7 +81,7 @@ func (p *positions) lookup(path string) (line, col int) {
 // field.Path form for map keys) or as a field name followed by '.', '[' or the end. Names
 // may contain dots, so the longest matching key wins; among equal keys the last wins, as
 // it is the one the decoder keeps.
-func matchKey(m *yamlv3.Node, path string) (key, val *yamlv3.Node, rest string) {
+func matchKey(m *yamlv3.Node, path string, depth int) (key, val *yamlv3.Node, rest string) {
 	bracket := strings.HasPrefix(path, "[")
 	best := -1
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -105,7 +103,36 @@ func matchKey(m *yamlv3.Node, path string) (key, val *yamlv3.Node, rest string) 
 			best, key, val, rest = len(k), m.Content[i], m.Content[i+1], r
 		}
 	}
+	if key == nil && depth < 100 {
+		// Merge keys ("<<: *base" or "<<: [*a, *b]"): fields not set here come from the
+		// merged mappings, as go-yaml decodes them.
+		for i := 0; i+1 < len(m.Content) && key == nil; i += 2 {
+			if m.Content[i].Tag != "!!merge" {
+				continue
+			}
+			v := deref(m.Content[i+1])
+			sources := []*yamlv3.Node{v}
+			if v.Kind == yamlv3.SequenceNode {
+				sources = v.Content
+			}
+			for _, src := range sources {
+				if src = deref(src); src.Kind == yamlv3.MappingNode {
+					if key, val, rest = matchKey(src, path, depth+1); key != nil {
+						break
+					}
+				}
+			}
+		}
+	}
 	return key, val, rest
+}
+
+// deref follows aliases.
+func deref(n *yamlv3.Node) *yamlv3.Node {
+	for hops := 0; n.Kind == yamlv3.AliasNode && n.Alias != nil && hops < 100; hops++ {
+		n = n.Alias
+	}
+	return n
 }
 
 // parseIndex parses a leading "[N]".

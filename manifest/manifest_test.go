@@ -320,6 +320,16 @@ spec:
 	if got := docs[0].LineOf("a.b.c.d"); got != 3 {
 		t.Errorf("dotted key: line %d, want 3", got)
 	}
+	// Merge keys: a merged field is found in the mapping it comes from.
+	docs = Parse("m.yaml", []byte("base: &b\n  p: 1\n  q: 2\nother: &o\n  r: 3\nc:\n  <<: [*b, *o]\n  s: 4\n"), Options{})
+	if got := docs[0].Object["c"]; !reflect.DeepEqual(got, map[string]any{"p": int64(1), "q": int64(2), "r": int64(3), "s": int64(4)}) {
+		t.Errorf("merged object %v", got)
+	}
+	for path, want := range map[string]int{"c.p": 2, "c.q": 3, "c.r": 5, "c.s": 8, "c.w": 6} {
+		if got := docs[0].LineOf(path); got != want {
+			t.Errorf("merge: LineOf(%q) = %d, want %d", path, got, want)
+		}
+	}
 	// JSON positions, including columns of values sharing a line.
 	docs = Parse("x.json", []byte("{\"a\": 1}  {\"b\": {\"c\": [1, {\"d\": 2}]}}"), Options{})
 	if line, col := docs[1].Position("b.c[1].d"); line != 1 || col != 28 {
@@ -425,6 +435,9 @@ func TestDuplicates(t *testing.T) {
 			Error{Line: 7, Column: 3, Path: "b.c", Msg: `key "c" already set in map`}},
 		{"two", "d.yaml", "a: 1\nb: [1]\na: 2\nb:\n- 2\n",
 			Error{Line: 3, Column: 1, Path: "a", Msg: `key "a" already set in map; line 4: key "b" already set in map`}},
+		// Strict decoding (go-yaml v2) counts a key that overrides a merged one as repeated.
+		{"override of a merge key", "d.yaml", "base: &b\n  p: 1\nc:\n  <<: *b\n  p: 2\n",
+			Error{Line: 5, Column: 3, Path: "c.p", Msg: `key "p" already set in map`}},
 		{"JSON", "d.json", "{\"spec\": {\"ports\": [{\"name\": \"a\",\n  \"name\": \"b\"}]}}",
 			Error{Line: 2, Column: 3, Path: "spec.ports[0].name", Msg: `duplicate field "spec.ports[0].name"`}},
 	}
