@@ -3,7 +3,9 @@ package report
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,6 +42,9 @@ func WriteJSON(w io.Writer, r *Result, _ Options) error {
 //
 //   - valid: Status "Success" and nothing else (kubectl-validate).
 //   - skipped: Status "Success" with Message "skipped: <reason>".
+//   - invalid with unknown fields: the apiserver's 400 for a strict
+//     decoding error, `<Kind> in version "<v>" cannot be handled as a
+//     <Kind>: strict decoding error: unknown field "spec.x", ...`;
 //   - invalid: apierrors.NewInvalid(d.GVK.GroupKind(), d.Name, d.Errors), the
 //     apiserver's 422 Invalid status (k8s.io/apiserver rest.BeforeCreate).
 //   - failed: if Err wraps an *apierrors.StatusError, its status; with
@@ -59,6 +64,13 @@ func (d *DocumentResult) Status() metav1.Status {
 		}
 		return apierrors.NewBadRequest(d.Err.Error()).ErrStatus
 	case Invalid:
+		if len(d.UnknownFields) > 0 {
+			// The apiserver fails decoding before it validates: 400 with the
+			// strict decoding error (k8s.io/apiserver handlers
+			// transformDecodeError, apimachinery strictDecodingError).
+			return apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+				d.GVK.Kind, d.GVK.Version, d.GVK.Kind, strings.Join(d.UnknownFields, ", "))).ErrStatus
+		}
 		return apierrors.NewInvalid(d.GVK.GroupKind(), d.Name, d.Errors).ErrStatus
 	case Skipped:
 		msg := "skipped"

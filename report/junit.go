@@ -68,6 +68,12 @@ func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 			d := &r.Documents[i]
 			c := junitCase{Name: d.displayName(), Classname: f, File: f, Line: d.Line}
 			var errs strings.Builder
+			for _, msg := range d.UnknownFields {
+				line, _ := d.unknownPos(msg)
+				errs.WriteString(location(f, line))
+				errs.WriteString(msg)
+				errs.WriteByte('\n')
+			}
 			for _, e := range d.Errors {
 				errs.WriteString(location(f, d.lineOf(e)))
 				errs.WriteString(e.Error())
@@ -88,7 +94,7 @@ func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 				suite.Skipped++
 			case Invalid:
 				c.Failure = &junitProblem{
-					Message: plural(len(d.Errors), "validation error"),
+					Message: plural(len(d.Errors)+len(d.UnknownFields), "validation error"),
 					Type:    "Invalid",
 					Text:    errs.String(),
 				}

@@ -19,6 +19,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -87,6 +88,13 @@ type DocumentResult struct {
 	Namespace string
 	Name      string
 
+	// UnknownFields are what strict field validation rejects, each worded
+	// as the apiserver's strict decoding error, `unknown field "spec.x"`,
+	// in its order. They make the document invalid and come before Errors.
+	// (The apiserver stops at them with 400 Bad Request; kdv reports the
+	// validation errors of the pruned object too, so that one run shows
+	// everything to fix.)
+	UnknownFields []string
 	// Errors are the validation errors in the apiserver's order; writers
 	// keep that order.
 	Errors field.ErrorList
@@ -149,10 +157,18 @@ func (d *DocumentResult) Outcome() Outcome {
 		return Failed
 	case d.Skipped:
 		return Skipped
-	case len(d.Errors) > 0:
+	case len(d.Errors) > 0, len(d.UnknownFields) > 0:
 		return Invalid
 	}
 	return Valid
+}
+
+// unknownPos returns the line and column of an unknown-field message
+// (`unknown field "spec.x"`), through ErrorPos, falling back to the
+// document start.
+func (d *DocumentResult) unknownPos(msg string) (line, column int) {
+	path := strings.TrimSuffix(strings.TrimPrefix(msg, `unknown field "`), `"`)
+	return d.posOf(&field.Error{Field: path})
 }
 
 // lineOf returns the 1-based line of e, falling back to the document start.
@@ -271,7 +287,7 @@ func (r *Result) Summary() Summary {
 		case Skipped:
 			s.Skipped++
 		}
-		s.Errors += len(d.Errors)
+		s.Errors += len(d.Errors) + len(d.UnknownFields)
 		s.Warnings += len(d.Warnings)
 	}
 	return s

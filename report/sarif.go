@@ -105,13 +105,15 @@ var sarifRules = []sarifRule{
 	docRule(ErrParse, "error", "Document could not be read or decoded"),
 	docRule(ErrNoSchema, "error", "No schema for the document's kind"),
 	docRule(ErrSchema, "error", "Schema could not be loaded or compiled"),
+	{ID: ruleUnknownField, Name: ruleUnknownField, ShortDescription: sarifMessage{"Unknown field (strict field validation)"}, DefaultConfiguration: sarifConfig{"error"}},
 	{ID: ruleWarning, Name: ruleWarning, ShortDescription: sarifMessage{"Validation warning"}, DefaultConfiguration: sarifConfig{"warning"}},
 	{ID: ruleSkipped, Name: ruleSkipped, ShortDescription: sarifMessage{"Document not validated"}, DefaultConfiguration: sarifConfig{"note"}},
 }
 
 const (
-	ruleWarning = "Warning"
-	ruleSkipped = "Skipped"
+	ruleUnknownField = "UnknownField"
+	ruleWarning      = "Warning"
+	ruleSkipped      = "Skipped"
 )
 
 func fieldRule(t field.ErrorType) sarifRule {
@@ -178,6 +180,10 @@ func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 				msg += ": " + d.SkipReason
 			}
 			add(d, ruleSkipped, "note", msg, d.Line, 0)
+		}
+		for _, msg := range d.UnknownFields {
+			line, column := d.unknownPos(msg)
+			add(d, ruleUnknownField, "error", prefixed(id, msg), line, column)
 		}
 		for _, e := range d.Errors {
 			line, column := d.posOf(e)

@@ -47,6 +47,10 @@ func WriteText(w io.Writer, r *Result, opts Options) error {
 			}
 			t.line(d.File, d.Line, "skipped: ", ansiCyan, "", msg)
 		}
+		for _, msg := range d.UnknownFields {
+			line, _ := d.unknownPos(msg)
+			t.line(d.File, line, "", "", ansiRed, prefixed(id, msg))
+		}
 		for _, e := range d.Errors {
 			t.line(d.File, d.lineOf(e), "", "", ansiRed, prefixed(id, e.Error()))
 		}

@@ -50,6 +50,6 @@ func run(args []string) int {
 		}
 		return ee.code
 	}
-	// cobra reports flag and argument errors itself.
+	fmt.Fprintln(os.Stderr, "kdv:", err)
 	return exitUsage
 }

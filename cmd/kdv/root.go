@@ -16,9 +16,9 @@ kube-apiserver would (structural schemas, OpenAPI value validation, CEL rules,
 list types, ObjectMeta, pruning and defaulting), and generates OpenAPI and CRDs
 from tagged Go types.`,
 		SilenceUsage:  true,
-		SilenceErrors: false,
+		SilenceErrors: true,
 		Version:       version,
 	}
-	root.AddCommand(newCheckCommand())
+	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand())
 	return root
 }

@@ -1,0 +1,170 @@
+package resource
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	kdvschema "kdv.dev/schema"
+)
+
+// Registry resolves a group/version/kind to a compiled Validator. Schemas
+// come from CRDs and OpenAPI v3 documents added to it and, for the rest,
+// from a fallback (kdv's embedded built-in schemas). Each kind is compiled
+// once, on first use; a Registry is safe for concurrent use.
+type Registry struct {
+	opts Options
+
+	mu      sync.Mutex
+	entries map[schema.GroupVersionKind]*entry
+	// fallback resolves kinds no CRD or document defines.
+	fallback func(schema.GroupVersionKind) (Schema, bool, error)
+	// rejected remembers CRDs that failed their checks, to explain a
+	// missing schema.
+	rejected map[schema.GroupKind]string
+}
+
+type entry struct {
+	schema Schema
+	once   sync.Once
+	v      *Validator
+	err    error
+}
+
+// NewRegistry returns an empty registry whose validators use opts.
+func NewRegistry(opts Options) *Registry {
+	return &Registry{opts: opts, entries: map[schema.GroupVersionKind]*entry{}, rejected: map[schema.GroupKind]string{}}
+}
+
+// SetFallback sets the resolver for kinds not added explicitly; it returns
+// found == false for kinds it does not know.
+func (r *Registry) SetFallback(f func(schema.GroupVersionKind) (s Schema, found bool, err error)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.fallback = f
+}
+
+// Add registers a schema, replacing any earlier one for its kind.
+func (r *Registry) Add(s Schema) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.entries[s.GVK] = &entry{schema: s}
+}
+
+// AddCRD registers every served version of a CRD that has a schema. source
+// names where the CRD came from, for messages. It fails, registering
+// nothing, when a served version's schema cannot be converted (run
+// CheckCRD first for the apiserver's verdict).
+func (r *Registry) AddCRD(crd *kdvschema.CRD, source string) error {
+	var add []Schema
+	for i := range crd.Spec.Versions {
+		v := &crd.Spec.Versions[i]
+		if !v.Served {
+			continue
+		}
+		s, err := v.Structural()
+		if err != nil {
+			return fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Metadata.Name, v.Name, err)
+		}
+		add = append(add, Schema{
+			GVK:                   schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind},
+			Structural:            s,
+			Namespaced:            crd.Spec.Scope != "Cluster",
+			PreserveUnknownFields: crd.Spec.PreserveUnknownFields,
+			Source:                fmt.Sprintf("CustomResourceDefinition %s in %s", crd.Metadata.Name, source),
+		})
+	}
+	for _, s := range add {
+		r.Add(s)
+	}
+	return nil
+}
+
+// Reject records that a CRD for a group/kind was given but is invalid, so
+// that objects of that kind get an explanation instead of a bare
+// missing-schema error.
+func (r *Registry) Reject(gk schema.GroupKind, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.rejected[gk] = why
+}
+
+// AddOpenAPI registers every kind of an OpenAPI v3 document (schemas with
+// x-kubernetes-group-version-kind). OpenAPI documents do not say whether a
+// kind is namespaced; namespaced reports it per kind (nil: namespaced).
+func (r *Registry) AddOpenAPI(doc *kdvschema.Document, namespaced func(schema.GroupVersionKind) bool) error {
+	for _, g := range doc.GVKs() {
+		gvk := schema.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
+		s, name, err := doc.SchemaForGVK(g)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", doc.Name(), name, err)
+		}
+		ns := true
+		if namespaced != nil {
+			ns = namespaced(gvk)
+		}
+		r.Add(Schema{GVK: gvk, Structural: s, Namespaced: ns, Source: fmt.Sprintf("OpenAPI schema %s in %s", name, doc.Name())})
+	}
+	return nil
+}
+
+// Kinds lists the kinds added explicitly, sorted.
+func (r *Registry) Kinds() []schema.GroupVersionKind {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]schema.GroupVersionKind, 0, len(r.entries))
+	for k := range r.entries {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// NoSchemaError says that no schema is known for a kind. Its message is
+// `no schema for <group/version>, Kind=<kind>`, with a reason when one is
+// known.
+type NoSchemaError struct {
+	GVK    schema.GroupVersionKind
+	Reason string
+}
+
+func (e *NoSchemaError) Error() string {
+	// GroupVersionKind.String without the leading "/" of the core group.
+	msg := fmt.Sprintf("no schema for %s, Kind=%s", e.GVK.GroupVersion().String(), e.GVK.Kind)
+	if e.Reason != "" {
+		msg += " (" + e.Reason + ")"
+	}
+	return msg
+}
+
+// Validator returns the compiled validator of a kind, compiling it on first
+// use. The error is a *NoSchemaError when no schema is known.
+func (r *Registry) Validator(gvk schema.GroupVersionKind) (*Validator, error) {
+	r.mu.Lock()
+	e, ok := r.entries[gvk]
+	if !ok {
+		fallback := r.fallback
+		why := r.rejected[gvk.GroupKind()]
+		r.mu.Unlock()
+		if fallback == nil {
+			return nil, &NoSchemaError{GVK: gvk, Reason: why}
+		}
+		s, found, err := fallback(gvk)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, &NoSchemaError{GVK: gvk, Reason: why}
+		}
+		r.mu.Lock()
+		if e, ok = r.entries[gvk]; !ok {
+			e = &entry{schema: s}
+			r.entries[gvk] = e
+		}
+	}
+	r.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = Compile(e.schema, r.opts) })
+	return e.v, e.err
+}

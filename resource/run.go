@@ -1,0 +1,226 @@
+package resource
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/manifest"
+	"kdv.dev/report"
+	kdvschema "kdv.dev/schema"
+)
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Jobs is how many documents are validated at once; 0 means the
+	// number of CPUs.
+	Jobs int
+	// Old holds the previous versions of the objects: a document whose
+	// group, kind, namespace and name match one of them is validated as an
+	// update of it (transition rules, immutability, ratcheting).
+	Old []manifest.Document
+	// SkipKinds lists kinds (Kind or Kind.group) that are not validated.
+	SkipKinds []string
+	// IgnoreMissingSchemas skips documents whose kind has no schema
+	// instead of reporting an error.
+	IgnoreMissingSchemas bool
+	// Check configures the checks of CustomResourceDefinitions found in the
+	// input.
+	Check CheckOptions
+	// Progress, when set, is called after each document with the number
+	// done so far.
+	Progress func(done int)
+}
+
+// Run validates documents in input order and returns one result per
+// document. CustomResourceDefinitions among the documents are checked as
+// the apiserver checks them on create and, when valid, registered in reg
+// before any other document is validated, so that their custom resources
+// in the same input validate against them.
+func Run(ctx context.Context, docs []manifest.Document, reg *Registry, opts RunOptions) *report.Result {
+	res := &report.Result{Documents: make([]report.DocumentResult, len(docs))}
+	isCRD := make([]bool, len(docs))
+	for i := range docs {
+		d := &docs[i]
+		res.Documents[i] = base(d)
+		if d.Err != nil || d.Object == nil {
+			continue
+		}
+		apiVersion, _ := d.Object["apiVersion"].(string)
+		kind, _ := d.Object["kind"].(string)
+		if kdvschema.IsCRD(apiVersion, kind) {
+			isCRD[i] = true
+			checkCRDDocument(d, reg, opts.Check, &res.Documents[i])
+		}
+	}
+	olds := indexOld(opts.Old)
+	skip := map[string]bool{}
+	for _, k := range opts.SkipKinds {
+		skip[strings.ToLower(strings.TrimSpace(k))] = true
+	}
+
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if !isCRD[i] {
+					validateDocument(ctx, &docs[i], reg, olds, skip, opts, &res.Documents[i])
+				}
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range docs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return res
+}
+
+// base fills what every result has: location, identity, parse errors.
+func base(d *manifest.Document) report.DocumentResult {
+	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line}
+	if d.Err != nil {
+		r.Err, r.ErrKind = d.Err, report.ErrParse
+		return r
+	}
+	if d.Object == nil {
+		return r
+	}
+	r.GVK = d.GVK()
+	if md, ok := d.Object["metadata"].(map[string]any); ok {
+		r.Name, _ = md["name"].(string)
+		r.Namespace, _ = md["namespace"].(string)
+	}
+	r.ErrorPos = func(e *field.Error) (int, int) { return d.Position(e.Field) }
+	return r
+}
+
+// checkCRDDocument checks a CRD found in the input and registers it when
+// valid.
+func checkCRDDocument(d *manifest.Document, reg *Registry, opts CheckOptions, r *report.DocumentResult) {
+	crd, err := kdvschema.ParseCRDObject(d.Object)
+	if err != nil {
+		r.Err, r.ErrKind = err, report.ErrSchema
+		return
+	}
+	errs, warnings := CheckCRD(crd, opts)
+	r.Errors, r.Warnings = errs, warnings
+	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+	loc := fmt.Sprintf("%s:%d", d.File, d.Line)
+	if len(errs) > 0 {
+		reg.Reject(gk, fmt.Sprintf("its CustomResourceDefinition %s at %s is invalid", crd.Metadata.Name, loc))
+		return
+	}
+	if err := reg.AddCRD(crd, loc); err != nil {
+		r.Err, r.ErrKind = err, report.ErrSchema
+	}
+}
+
+// oldKey identifies an object across old and new manifests.
+type oldKey struct {
+	gk              schema.GroupKind
+	namespace, name string
+}
+
+func keyOf(obj map[string]any, gvk schema.GroupVersionKind) oldKey {
+	k := oldKey{gk: gvk.GroupKind()}
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		k.name, _ = md["name"].(string)
+		k.namespace, _ = md["namespace"].(string)
+	}
+	return k
+}
+
+func indexOld(docs []manifest.Document) map[oldKey]map[string]any {
+	m := map[oldKey]map[string]any{}
+	for i := range docs {
+		if docs[i].Err == nil && docs[i].Object != nil {
+			m[keyOf(docs[i].Object, docs[i].GVK())] = docs[i].Object
+		}
+	}
+	return m
+}
+
+// validateDocument validates one non-CRD document into r.
+func validateDocument(ctx context.Context, d *manifest.Document, reg *Registry, olds map[oldKey]map[string]any, skip map[string]bool, opts RunOptions, r *report.DocumentResult) {
+	if d.Err != nil || d.Object == nil {
+		return
+	}
+	gvk := d.GVK()
+	if gvk.Kind == "" {
+		r.Err, r.ErrKind = fmt.Errorf("Object 'Kind' is missing"), report.ErrDocument
+		return
+	}
+	if gvk.Version == "" {
+		r.Err, r.ErrKind = fmt.Errorf("Object 'apiVersion' is missing"), report.ErrDocument
+		return
+	}
+	if skip[strings.ToLower(gvk.Kind)] || skip[strings.ToLower(gvk.GroupKind().String())] {
+		r.Skipped, r.SkipReason = true, "kind "+gvk.Kind+" is skipped"
+		return
+	}
+	v, err := reg.Validator(gvk)
+	if err != nil {
+		if _, ok := err.(*NoSchemaError); ok {
+			if opts.IgnoreMissingSchemas {
+				r.Skipped, r.SkipReason = true, err.Error()
+				return
+			}
+			r.Err, r.ErrKind = err, report.ErrNoSchema
+			return
+		}
+		r.Err, r.ErrKind = err, report.ErrSchema
+		return
+	}
+	old := lookupOld(olds, keyOf(d.Object, gvk), v)
+	out := v.Validate(ctx, d.Object, old)
+	if out.DecodeErr != nil {
+		r.Err, r.ErrKind = out.DecodeErr, report.ErrDocument
+		return
+	}
+	if v.Schema().Namespaced && r.Namespace == "" {
+		r.Namespace = v.namespace
+	}
+	r.UnknownFields = out.UnknownFields
+	r.Errors = out.Errors
+	r.Warnings = append(r.Warnings, out.Warnings...)
+}
+
+// lookupOld finds the old version of an object. For a namespaced kind, an
+// object without a namespace lives in the default namespace, so the two
+// spellings match each other.
+func lookupOld(olds map[oldKey]map[string]any, k oldKey, v *Validator) map[string]any {
+	if old := olds[k]; old != nil || !v.Schema().Namespaced {
+		return old
+	}
+	switch k.namespace {
+	case "":
+		k.namespace = v.namespace
+	case v.namespace:
+		k.namespace = ""
+	default:
+		return nil
+	}
+	return olds[k]
+}

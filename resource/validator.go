@@ -1,0 +1,189 @@
+package resource
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/defaulting"
+	"kdv.dev/pruning"
+	kdvschema "kdv.dev/schema"
+	"kdv.dev/validation"
+)
+
+// Schema is what validating one group/version/kind needs: its structural
+// schema and how the apiserver serves it.
+type Schema struct {
+	GVK schema.GroupVersionKind
+	// Structural is the version's schema with the resource at its root.
+	Structural *kdvschema.Structural
+	// Namespaced is the kind's scope.
+	Namespaced bool
+	// PreserveUnknownFields is a CRD's spec.preserveUnknownFields: no
+	// pruning, no unknown-field errors.
+	PreserveUnknownFields bool
+	// Source says where the schema came from, for messages, e.g.
+	// "CustomResourceDefinition widgets.example.kdv.dev in crds/widgets.yaml"
+	// or "built-in schemas of Kubernetes 1.37".
+	Source string
+}
+
+// Options configure compiled validators.
+type Options struct {
+	// KubernetesMinor is the 1.x version whose behaviour is reproduced; 0
+	// means validation.DefaultKubernetesMinor.
+	KubernetesMinor int
+	// DefaultNamespace is given to namespaced objects without one, as
+	// kubectl does; empty means "default".
+	DefaultNamespace string
+}
+
+// Validator validates objects of one kind. It is compiled once and safe for
+// concurrent use.
+type Validator struct {
+	schema    Schema
+	validator *validation.Validator
+	namespace string
+}
+
+// Outcome is the verdict on one object.
+type Outcome struct {
+	// UnknownFields are what strict field validation rejects (pruned
+	// fields and unknown metadata fields), each as the apiserver words it,
+	// `unknown field "spec.colour"`, in the apiserver's order.
+	UnknownFields []string
+	// Errors are the validation errors, in the apiserver's order.
+	Errors field.ErrorList
+	// Warnings are ratcheted errors (errors on values an update left
+	// unchanged), which the apiserver does not report.
+	Warnings []string
+	// DecodeErr is set when the apiserver would fail to decode the object
+	// at all (apiVersion or kind not strings, malformed metadata); nothing
+	// else is then reported.
+	DecodeErr error
+	// Object is the object after pruning and defaulting, as the apiserver
+	// would store it (nil with DecodeErr).
+	Object map[string]any
+}
+
+// Invalid reports whether the apiserver would reject the object.
+func (o *Outcome) Invalid() bool {
+	return o.DecodeErr != nil || len(o.UnknownFields) > 0 || len(o.Errors) > 0
+}
+
+// Compile builds the validator of one kind.
+func Compile(s Schema, opts Options) (*Validator, error) {
+	if s.Structural == nil {
+		return nil, fmt.Errorf("no schema for %s", s.GVK)
+	}
+	ns := s.Namespaced
+	v, err := validation.New(s.Structural, validation.Options{
+		IsResourceRoot:        true,
+		KubernetesMinor:       opts.KubernetesMinor,
+		Kind:                  s.GVK.Kind,
+		APIVersion:            s.GVK.GroupVersion().String(),
+		Namespaced:            &ns,
+		IgnoreResourceVersion: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
+	}
+	namespace := opts.DefaultNamespace
+	if namespace == "" {
+		namespace = "default"
+	}
+	return &Validator{schema: s, validator: v, namespace: namespace}, nil
+}
+
+// Schema returns the schema the validator was compiled from.
+func (v *Validator) Schema() Schema { return v.schema }
+
+// Validate runs the apiserver's decode steps and validation on a deep copy
+// of obj: on create when old is nil, on update otherwise (old goes through
+// the same decode steps, as the stored object did).
+func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outcome {
+	var out Outcome
+	obj = runtime.DeepCopyJSON(obj)
+	unknown, err := v.decode(obj)
+	if err != nil {
+		out.DecodeErr = err
+		return out
+	}
+	out.UnknownFields = unknownFieldMessages(unknown)
+	out.Object = obj
+	var oldObj any
+	if old != nil {
+		old = runtime.DeepCopyJSON(old)
+		if _, err := v.decode(old); err != nil {
+			// The stored object could not have been decoded either; validate
+			// as a create, which reports everything.
+			old = nil
+		} else {
+			oldObj = old
+		}
+	}
+	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
+	return out
+}
+
+// decode applies, in place, what the apiserver does to a request body
+// before validation: namespace from the client, ObjectMeta decoding,
+// pruning, null pruning, coercion, then defaulting.
+func (v *Validator) decode(obj map[string]any) ([]string, error) {
+	if v.schema.Namespaced {
+		md, ok := obj["metadata"].(map[string]any)
+		if !ok && obj["metadata"] == nil {
+			md = map[string]any{}
+			obj["metadata"] = md
+			ok = true
+		}
+		if ok {
+			if ns, _ := md["namespace"].(string); ns == "" {
+				md["namespace"] = v.namespace
+			}
+		}
+	}
+	unknown, err := pruning.Apply(obj, v.schema.Structural, pruning.ApplyOptions{
+		PreserveUnknownFields:   v.schema.PreserveUnknownFields,
+		ReturnUnknownFieldPaths: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defaulting.Default(obj, v.schema.Structural)
+	return unknown, nil
+}
+
+// Prune applies, in place, the apiserver's decode-time pruning to obj
+// (ObjectMeta decoding, pruning, null pruning, embedded metadata coercion)
+// and returns what strict field validation would report, each as
+// `unknown field "<path>"`.
+func (v *Validator) Prune(obj map[string]any) ([]string, error) {
+	paths, err := pruning.Apply(obj, v.schema.Structural, pruning.ApplyOptions{
+		PreserveUnknownFields:   v.schema.PreserveUnknownFields,
+		ReturnUnknownFieldPaths: true,
+	})
+	return unknownFieldMessages(paths), err
+}
+
+// unknownFieldMessages words pruned paths as strict field validation does
+// (k8s.io/apimachinery pkg/runtime strictDecodingError).
+func unknownFieldMessages(paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = fmt.Sprintf("unknown field %q", p)
+	}
+	return out
+}
+
+// Default applies, in place, the schema's defaults to obj as the apiserver
+// does after pruning.
+func (v *Validator) Default(obj map[string]any) {
+	defaulting.Default(obj, v.schema.Structural)
+}
