@@ -3,6 +3,7 @@ package defaulting
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
@@ -259,4 +261,21 @@ func TestCorpusKinds(t *testing.T) {
 	if !kinds["Prometheus"] || !kinds["ServiceMonitor"] {
 		t.Errorf("kinds found: %v", ks)
 	}
+}
+
+// TestCorpusValidateDefaults: the defaults of every Gateway API and
+// Prometheus Operator CRD version are valid, as the apiserver accepted
+// these CRDs.
+func TestCorpusValidateDefaults(t *testing.T) {
+	n := 0
+	for _, dirs := range [][]string{gatewayCRDs, prometheusCRDs} {
+		for gvk, s := range loadCRDs(t, dirs...) {
+			errs, err := ValidateDefaults(context.Background(), field.NewPath("spec", "versions").Index(0).Child("schema", "openAPIV3Schema"), s, true, true)
+			if err != nil || len(errs) > 0 {
+				t.Errorf("%s: %v %v", gvk, errs, err)
+			}
+			n++
+		}
+	}
+	t.Logf("%d CRD versions", n)
 }

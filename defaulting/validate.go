@@ -39,12 +39,14 @@ type Validators struct {
 	CEL func(ctx context.Context, pth *field.Path, s *schema.Structural, isResourceRoot bool, obj, oldObj any, costBudget int64) (field.ErrorList, int64)
 }
 
-// ValidateDefaults checks every default in s, at path pth (the
-// openAPIV3Schema's, e.g. spec.versions[0].schema.openAPIV3Schema), with
-// the ObjectMeta checks of this package only; no OpenAPI or CEL validation.
-// Use ValidateDefaultsWith to plug those in. See ValidateDefaultsWith.
+// ValidateDefaults checks that every default in s is pruned and valid,
+// OpenAPI value validations and CEL rules included, with the Kubernetes 1.37
+// behaviour: ValidateDefaultsWith(ctx, pth, s, isResourceRoot,
+// requirePrunedDefaults, NewValidators(0)). The apiserver calls it for
+// every structural CRD version schema with pth the openAPIV3Schema's path,
+// isResourceRoot and requirePrunedDefaults true.
 func ValidateDefaults(ctx context.Context, pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool) (field.ErrorList, error) {
-	return ValidateDefaultsWith(ctx, pth, s, isResourceRoot, requirePrunedDefaults, Validators{})
+	return ValidateDefaultsWith(ctx, pth, s, isResourceRoot, requirePrunedDefaults, NewValidators(0))
 }
 
 // ValidateDefaultsWith checks that every default in s is pruned and valid,
@@ -178,16 +180,19 @@ func (d *defaultsValidator) validateDefault(ctx context.Context, dpth *field.Pat
 		return d.validateValue(ctx, dpth, s, isRoot, def, errs, budget)
 	}
 
+	// The apiserver coerces the schema's default in place; a copy keeps
+	// the caller's schema intact and gives the later checks the same
+	// value. Errors hold the copy, as the apiserver's hold the mutated
+	// default (a "must not have unknown fields" error shows the metadata
+	// as coerced).
+	coerced := deepCopyJSON(def)
 	if d.requirePruned {
 		pruned := deepCopyJSON(def)
 		pruning.Prune(pruned, s, pruning.Options{IsResourceRoot: s.XEmbeddedResource, DiscardPaths: true})
 		if !reflect.DeepEqual(pruned, def) {
-			errs = append(errs, field.Invalid(dpth, def, "must not have unknown fields"))
+			errs = append(errs, field.Invalid(dpth, coerced, "must not have unknown fields"))
 		}
 	}
-	// The apiserver coerces the schema's default in place; a copy keeps
-	// the caller's schema intact and gives the later checks the same value.
-	coerced := deepCopyJSON(def)
 	if ferr, _ := pruning.CoerceMeta(dpth, coerced, s, s.XEmbeddedResource, pruning.MetaOptions{}); ferr != nil {
 		return append(errs, ferr), nil, budget
 	}

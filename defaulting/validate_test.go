@@ -267,6 +267,9 @@ func TestValidateDefaultsMessages(t *testing.T) {
 	}{
 		{"unknown fields", `{type: object, properties: {a: {type: object, properties: {b: {type: string}}, default: {b: x, c: 1}}}}`, true,
 			`p.properties[a].default: Invalid value: {"b":"x","c":1}: must not have unknown fields`},
+		{"unknown fields error shows the coerced default, as the apiserver's (it coerces in place)",
+			`{type: object, properties: {a: {type: object, x-kubernetes-embedded-resource: true, properties: {spec: {type: object}}, default: {apiVersion: v1, kind: K, metadata: {name: x, bogus: 1}, extra: 1}}}}`, true,
+			`p.properties[a].default: Invalid value: {"apiVersion":"v1","extra":1,"kind":"K","metadata":{"name":"x"}}: must not have unknown fields`},
 		{"embedded kind not a string", `{type: object, properties: {a: {type: object, x-kubernetes-embedded-resource: true, default: {apiVersion: v1, kind: 1}}}}`, true,
 			`p.properties[a].default.kind: Invalid value: 1: must be a string`},
 		{"metadata default", `{type: object, properties: {a: {type: object, x-kubernetes-embedded-resource: true, properties: {kind: {type: string, default: "%"}}}}}`, true,
