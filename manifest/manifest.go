@@ -50,7 +50,9 @@ type Options struct {
 
 // DefaultMaxDocumentBytes is 3 MiB, the kube-apiserver's default MaxRequestBodyBytes
 // (k8s.io/apiserver/pkg/server/config.go): larger objects are refused with
-// "Request entity too large: limit is 3145728".
+// "Request entity too large: limit is 3145728". The apiserver measures the request body
+// (the JSON kubectl sends, one request per List item); the reader measures the document as
+// written, which is what can be checked before decoding.
 const DefaultMaxDocumentBytes = 3 * 1024 * 1024
 
 // DefaultMaxExpandedBytes bounds alias expansion to 64 MiB, far above any object etcd can

@@ -46,14 +46,22 @@ func appendJobs(jobs []job, src int, file string, data []byte) []job {
 	return jobs
 }
 
-// parallelMin is the number of chunks from which decoding is spread over goroutines.
-const parallelMin = 32
+// Decoding is spread over goroutines when there is enough work: a goroutine per
+// parallelDocs chunks or parallelBytes bytes, up to GOMAXPROCS.
+const (
+	parallelDocs  = 32
+	parallelBytes = 256 << 10
+)
 
 // decodeAll decodes jobs, in parallel when there are many, and numbers the documents of each
 // source in order.
 func decodeAll(jobs []job, opts Options) []Document {
 	results := make([][]Document, len(jobs))
-	workers := min(runtime.GOMAXPROCS(0), len(jobs)/parallelMin+1)
+	size := 0
+	for _, j := range jobs {
+		size += len(j.c.raw)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(jobs), 1+len(jobs)/parallelDocs+size/parallelBytes)
 	if workers <= 1 {
 		for i, j := range jobs {
 			results[i] = decodeChunk(j.file, j.c, opts)
