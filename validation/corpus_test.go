@@ -1,0 +1,170 @@
+package validation
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+
+	"kdv.dev/defaulting"
+	"kdv.dev/pruning"
+	"kdv.dev/schema"
+)
+
+const corpusDir = "../../shared/corpus"
+
+// corpusEntry is one compiled CRD version.
+type corpusEntry struct {
+	s    *schema.Structural
+	opts Options
+}
+
+// validator compiles the entry (lazily: CEL compilation dominates).
+func (e corpusEntry) validator(t testing.TB) *Validator {
+	v, err := New(e.s, e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// prepare runs the apiserver's decode-time steps (pruning, defaulting) on
+// obj, which validation expects to have happened.
+func (e corpusEntry) prepare(t testing.TB, obj map[string]any) {
+	if _, err := pruning.Apply(obj, e.s, pruning.ApplyOptions{}); err != nil {
+		t.Fatalf("pruning: %v", err)
+	}
+	defaulting.Default(obj, e.s)
+}
+
+// corpusValidators compiles every version of the CRDs in dirs, keyed by
+// "apiVersion/kind". Namespaced resources leave the namespace to the
+// client, as manifests do.
+func corpusValidators(t testing.TB, dirs ...string) map[string]corpusEntry {
+	t.Helper()
+	out := map[string]corpusEntry{}
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(corpusDir, dir, "*.yaml"))
+		for _, f := range files {
+			for _, doc := range yamlDocs(t, f) {
+				crd, err := schema.ParseCRD(doc)
+				if err != nil {
+					continue
+				}
+				for i := range crd.Spec.Versions {
+					ver := &crd.Spec.Versions[i]
+					s, err := ver.Structural()
+					if err != nil {
+						t.Fatalf("%s %s: %v", f, ver.Name, err)
+					}
+					gv := crd.Spec.Group + "/" + ver.Name
+					opts := Options{IsResourceRoot: true, Kind: crd.Spec.Names.Kind, APIVersion: gv, IgnoreResourceVersion: true}
+					if crd.Spec.Scope != "Namespaced" {
+						opts.Namespaced = boolPtr(false)
+					}
+					out[gv+"/"+crd.Spec.Names.Kind] = corpusEntry{s, opts}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+func yamlDocs(t testing.TB, file string) [][]byte {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, d := range bytes.Split(b, []byte("\n---")) {
+		if len(bytes.TrimSpace(d)) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// decode turns a YAML document into the apiserver's unstructured form, or
+// nil when it is not an object.
+func decode(t testing.TB, doc []byte) map[string]any {
+	j, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := utiljson.Unmarshal(j, &m); err != nil {
+		return nil
+	}
+	return m
+}
+
+// corpusInvalid are the example documents that are snippets, not valid
+// resources, with the errors the apiserver reports for them.
+var corpusInvalid = map[string][]string{
+	"scrapeclass/scrapeclass-example-definition.yaml#0": {
+		"metadata.name: Required value: name or generateName is required",
+		"<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+	},
+	"scrapeclass/scrapeclass-example-podmonitor.yaml#0": {
+		"metadata.name: Required value: name or generateName is required",
+		"spec.selector: Required value",
+	},
+	"scrapeclass/scrapeclass-example-servicemonitor.yaml#0": {"spec.selector: Required value"},
+}
+
+// TestCorpusExamplesValid validates every Gateway API and Prometheus
+// Operator example resource against its CRD, after pruning and defaulting
+// as the apiserver does: all are valid except the snippets of
+// corpusInvalid, on create and on an unchanged update.
+func TestCorpusExamplesValid(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skip("corpus not available")
+	}
+	vs := corpusValidators(t, "gateway-api/config/crd/standard", "gateway-api/config/crd/experimental", "prometheus-operator/example/prometheus-operator-crd-full")
+	n := 0
+	compiled := map[string]*Validator{}
+	for _, root := range []string{"gateway-api/examples", "prometheus-operator/example"} {
+		_ = filepath.Walk(filepath.Join(corpusDir, root), func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() || !strings.HasSuffix(p, ".yaml") {
+				return nil
+			}
+			for i, doc := range yamlDocs(t, p) {
+				obj := decode(t, doc)
+				av, _ := obj["apiVersion"].(string)
+				k, _ := obj["kind"].(string)
+				e, ok := vs[av+"/"+k]
+				if !ok {
+					continue
+				}
+				e.prepare(t, obj)
+				v := compiled[av+"/"+k]
+				if v == nil {
+					v = e.validator(t)
+					compiled[av+"/"+k] = v
+				}
+				n++
+				key := filepath.Base(filepath.Dir(p)) + "/" + filepath.Base(p) + "#" + strconv.Itoa(i)
+				want := corpusInvalid[key]
+				assertSameSet(t, i, fieldStrings(v.Validate(context.Background(), obj, nil)), want)
+				if want == nil {
+					if errs := v.Validate(context.Background(), obj, obj); len(errs) > 0 {
+						t.Errorf("%s update: %v", key, errs)
+					}
+				}
+			}
+			return nil
+		})
+	}
+	t.Logf("validated %d custom resources", n)
+	if n == 0 {
+		t.Error("no custom resources found")
+	}
+}
