@@ -578,4 +578,3 @@ func (u *Universe) field(v *types.Var, tag string, idx *astIndex) *Field {
 	}
 	return f
 }
-

@@ -1,0 +1,282 @@
+package openapi
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kdv.dev/idl"
+	"kdv.dev/schema"
+)
+
+// shape is the schema of a type expression before a use site adds its
+// description, default and tags.
+type shape struct {
+	props *schema.Props // inline schema, or {$ref} when ref is set
+	ref   string
+	// zero is openapi-gen's enforced default for a non-pointer value
+	// (mustEnforceDefault); zeroAlways applies it even with omitempty
+	// (structs).
+	zero       any
+	zeroAlways bool
+	// tags are the tags of the named non-struct types and aliases on the
+	// way, applied at the use site (KEP-4153: a field gets the tags of its
+	// named type chain).
+	tags []*idl.Tag
+	// enum is the named type whose constants are the enum values.
+	enum *idl.Type
+	// typ is the OpenAPI type ("object" for definitions).
+	typ string
+}
+
+// schemaFor converts a type expression.
+func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
+	switch r.Kind {
+	case idl.Pointer:
+		s := g.schemaFor(r.Elem, pos)
+		s.zero, s.zeroAlways = nil, false
+		return s
+	case idl.Basic:
+		typ, format, zero, ok := basicSchema(r.Basic)
+		if !ok {
+			g.errorf(pos, "type %s has no OpenAPI form", r.Text)
+			return shape{props: &schema.Props{}}
+		}
+		return shape{props: &schema.Props{Type: typ, Format: format}, zero: zero, typ: typ}
+	case idl.Slice, idl.Array:
+		if r.Elem.Kind == idl.Basic && r.Elem.Basic == "uint8" {
+			return shape{props: &schema.Props{Type: "string", Format: "byte"}, typ: "string"}
+		}
+		items := g.use(g.schemaFor(r.Elem, pos), useSite{pos: pos, isItem: true})
+		return shape{props: &schema.Props{Type: "array", Items: &schema.PropsOrArray{Schema: items}}, typ: "array"}
+	case idl.Map:
+		vals := g.use(g.schemaFor(r.Elem, pos), useSite{pos: pos, isItem: true})
+		return shape{props: &schema.Props{Type: "object", AdditionalProperties: &schema.PropsOrBool{Allows: true, Schema: vals}}, typ: "object"}
+	case idl.Struct:
+		p := g.structSchema(siteName(g.curName(), "<anonymous>"), r.Fields, nil)
+		return shape{props: p, zero: map[string]any{}, zeroAlways: true, typ: "object"}
+	case idl.Interface:
+		t := true
+		return shape{props: &schema.Props{Type: "object", XPreserveUnknownFields: &t}, typ: "object"}
+	case idl.Named:
+		t := r.Named
+		id := t.ID()
+		if wk := wellKnown(id); wk != nil {
+			if inlineWellKnown(id) {
+				return shape{props: wk, typ: wk.Type}
+			}
+			name := g.def(t)
+			return shape{props: refProps(name), ref: name, typ: wk.Type}
+		}
+		if t.Alias {
+			s := g.schemaFor(t.Underlying, pos)
+			s.tags = append(append([]*idl.Tag{}, t.Tags...), s.tags...)
+			return s
+		}
+		if g.isStruct(t) {
+			name := g.def(t)
+			var zero any = map[string]any{}
+			return shape{props: refProps(name), ref: name, zero: zero, zeroAlways: true, typ: "object"}
+		}
+		if t.Underlying.Kind == idl.Unsupported {
+			g.errorf(pos, "type %s has no OpenAPI form", id)
+			return shape{props: &schema.Props{}}
+		}
+		s := g.schemaFor(t.Underlying, pos)
+		s.tags = append(append([]*idl.Tag{}, t.Tags...), s.tags...)
+		for _, tg := range t.Tags {
+			if tg.Name == "enum" && len(tg.Args) == 0 && len(t.Consts) > 0 && s.enum == nil {
+				s.enum = t
+			}
+		}
+		return s
+	}
+	g.errorf(pos, "type %s has no OpenAPI form", r.Text)
+	return shape{props: &schema.Props{}}
+}
+
+func refProps(name string) *schema.Props {
+	ref := refPrefix + name
+	return &schema.Props{Ref: &ref}
+}
+
+func (g *gen) curName() string {
+	if len(g.cur) == 0 {
+		return ""
+	}
+	return g.cur[len(g.cur)-1]
+}
+
+// useSite describes where a shape is used.
+type useSite struct {
+	pos       fmt.Stringer
+	desc      string
+	omitEmpty bool
+	isItem    bool // items and map values: no description, default as for a required field
+	// field context for tags
+	tags   []*idl.Tag
+	parent *structAcc
+	field  *idl.Field
+	owner  string
+}
+
+// use turns a shape into the schema of one use: an inline schema gets the
+// description, default and tags directly; a $ref gets them as siblings of
+// allOf: [{$ref}] (the form the apiserver publishes).
+func (g *gen) use(s shape, u useSite) *schema.Props {
+	var target *schema.Props
+	if s.ref != "" {
+		target = &schema.Props{}
+	} else {
+		target = deepCopy(s.props)
+	}
+	if u.desc != "" {
+		target.Description = u.desc
+	}
+	if s.enum != nil {
+		var vals []string
+		var lines []string
+		for _, c := range s.enum.Consts {
+			if v, ok := c.Value.(string); ok {
+				vals = append(vals, v)
+				doc := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(c.Doc), c.Name))
+				lines = append(lines, strings.TrimRight(fmt.Sprintf(" - `%q` %s", v, strings.Join(strings.Fields(doc), " ")), " "))
+			}
+		}
+		sort.Strings(vals)
+		sort.Strings(lines)
+		for _, v := range vals {
+			target.Enum = append(target.Enum, schema.JSON{Object: v})
+		}
+		if u.desc != "" && !u.isItem {
+			target.Description = u.desc + "\n\nPossible enum values:\n" + strings.Join(lines, "\n")
+		}
+	}
+	if !g.opts.CRD && s.zero != nil && (s.zeroAlways || !u.omitEmpty) {
+		target.Default = &schema.JSON{Object: s.zero}
+	}
+	site := &tagSite{g: g, target: target, typ: s.typ, parent: u.parent, field: u.field, owner: u.owner, pos: u.pos}
+	for _, tg := range s.tags {
+		g.apply(tg, site)
+	}
+	for _, tg := range u.tags {
+		g.apply(tg, site)
+	}
+	if s.ref == "" {
+		return target
+	}
+	if isEmpty(target) {
+		return s.props
+	}
+	target.AllOf = append([]schema.Props{*s.props}, target.AllOf...)
+	return target
+}
+
+func isEmpty(p *schema.Props) bool {
+	b, _ := p.MarshalJSON()
+	return string(b) == "{}"
+}
+
+// deepCopy copies a schema through JSON (schemas are small).
+func deepCopy(p *schema.Props) *schema.Props {
+	b, err := p.MarshalJSON()
+	if err != nil {
+		panic(err)
+	}
+	var out schema.Props
+	if err := out.UnmarshalJSON(b); err != nil {
+		panic(err)
+	}
+	return &out
+}
+
+// structAcc collects what a struct's fields contribute to the struct's own
+// schema: rules that need the parent (presence transitions, unions,
+// dependent fields).
+type structAcc struct {
+	props   *schema.Props
+	owner   string
+	members map[string][]unionMember // union key -> members
+	discr   map[string]string        // union key -> discriminator JSON name
+	zero    map[string][]unionMember // zeroOrOneOf groups
+	order   []string
+}
+
+type unionMember struct {
+	json, goName, value string
+}
+
+// structSchema builds an object schema from fields (inline fields
+// flattened) and applies the tags of the named chain to it.
+func (g *gen) structSchema(owner string, fields []*idl.Field, chain []*idl.Type) *schema.Props {
+	p := &schema.Props{Type: "object"}
+	acc := &structAcc{props: p, owner: owner, members: map[string][]unionMember{}, discr: map[string]string{}, zero: map[string][]unionMember{}}
+	g.fields(acc, owner, fields)
+	site := &tagSite{g: g, target: p, typ: "object", parent: acc, owner: owner, typeLevel: true}
+	for _, t := range chain {
+		site.pos = t.Pos
+		for _, tg := range t.Tags {
+			g.apply(tg, site)
+		}
+	}
+	g.finishUnions(acc)
+	return p
+}
+
+func (g *gen) fields(acc *structAcc, owner string, fields []*idl.Field) {
+	p := acc.props
+	for _, f := range fields {
+		if f.Skip {
+			continue
+		}
+		if f.Inline {
+			if r := f.Type; r.Kind == idl.Named && g.isStruct(r.Named) && wellKnown(r.Named.ID()) == nil {
+				_, inner := structOf(r.Named)
+				g.fields(acc, owner, inner)
+				continue
+			}
+			if r := f.Type; r.Kind == idl.Pointer && r.Elem.Kind == idl.Named && g.isStruct(r.Elem.Named) && wellKnown(r.Elem.Named.ID()) == nil {
+				_, inner := structOf(r.Elem.Named)
+				g.fields(acc, owner, inner)
+				continue
+			}
+		}
+		s := g.schemaFor(f.Type, f.Pos)
+		prop := g.use(s, useSite{pos: f.Pos, desc: f.Doc, omitEmpty: f.OmitEmpty || f.OmitZero, tags: f.Tags, parent: acc, field: f, owner: owner})
+		if p.Properties == nil {
+			p.Properties = map[string]schema.Props{}
+		}
+		p.Properties[f.JSONName] = *prop
+		if g.required(f, s) {
+			p.Required = append(p.Required, f.JSONName)
+		}
+	}
+}
+
+// required mirrors openapi-gen's isOptional: +optional makes a field
+// optional, +required required, otherwise omitempty decides. validation-
+// gen's +k8s:required (also under alpha/beta/ifEnabled) makes it required;
+// controller-gen's +kubebuilder:validation:Optional/Required map to the
+// same tags.
+func (g *gen) required(f *idl.Field, s shape) bool {
+	opt, req := false, false
+	for _, t := range f.Tags {
+		leaf := t
+		for leaf.Payload != nil && (leaf.Name == "alpha" || leaf.Name == "beta" || leaf.Name == "ifEnabled") {
+			leaf = leaf.Payload
+		}
+		switch {
+		case leaf.Name == "optional" && leaf == t:
+			opt = true
+		case leaf.Name == "required":
+			req = true
+		}
+	}
+	if req {
+		return true
+	}
+	if opt {
+		return false
+	}
+	return !(f.OmitEmpty || f.OmitZero)
+}

@@ -1,0 +1,579 @@
+package openapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kdv.dev/idl"
+	"kdv.dev/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// tagSite is where a tag is applied: the schema that receives keywords,
+// its OpenAPI type, and the field and struct it belongs to.
+type tagSite struct {
+	g         *gen
+	target    *schema.Props
+	typ       string
+	parent    *structAcc
+	field     *idl.Field
+	owner     string
+	pos       fmt.Stringer
+	typeLevel bool
+	// lifecycle collects x-kubernetes-api-lifecycle entries.
+}
+
+func (s *tagSite) name() string {
+	if s.field != nil {
+		return siteName(s.owner, s.field.JSONName)
+	}
+	return s.owner
+}
+
+func (s *tagSite) jsonName() string {
+	if s.field == nil {
+		return ""
+	}
+	return s.field.JSONName
+}
+
+// sub returns a site for a nested schema (items, values, properties).
+func (s *tagSite) sub(target *schema.Props, typ string) *tagSite {
+	return &tagSite{g: s.g, target: target, typ: typ, owner: s.name(), pos: s.pos}
+}
+
+func (g *gen) report1(t *idl.Tag, s *tagSite, reason string) {
+	for c := t; c != nil; c = c.Payload {
+		g.report.reported(c.Name, t.Pos, t.Text, s.name(), reason)
+	}
+}
+
+func reasonName(r string) *string {
+	switch r {
+	case "", "Invalid", "FieldValueInvalid":
+		return nil
+	case "Forbidden", "Required", "Duplicate":
+		r = "FieldValue" + r
+	}
+	return &r
+}
+
+func strPtr(s string) *string { return &s }
+
+// rule appends a CEL rule to the target schema.
+func (s *tagSite) rule(r schema.ValidationRule) {
+	s.target.XValidations = append(s.target.XValidations, r)
+}
+
+// parentRule appends a rule to the struct holding the field; false when
+// there is none (the tag is then reported).
+func (s *tagSite) parentRule(r schema.ValidationRule) bool {
+	if s.parent == nil || s.field == nil {
+		return false
+	}
+	if r.FieldPath == "" {
+		r.FieldPath = "." + s.field.JSONName
+	}
+	s.parent.props.XValidations = append(s.parent.props.XValidations, r)
+	return true
+}
+
+func (s *tagSite) lifecycle(component string, l schema.Lifecycle) bool {
+	if s.g.opts.StandardOnly {
+		return false
+	}
+	if s.target.XAPILifecycle == nil {
+		s.target.XAPILifecycle = map[string]schema.Lifecycle{}
+	}
+	cur := s.target.XAPILifecycle[component]
+	if cur.MinVersion == "" {
+		cur.MinVersion = l.MinVersion
+	}
+	// the least mature status wins
+	rank := map[string]int{"": 0, "stable": 1, "beta": 2, "alpha": 3, "deprecated": 4}
+	if rank[l.Status] > rank[cur.Status] {
+		cur.Status = l.Status
+	}
+	if l.FeatureGate != "" && !strings.Contains(cur.FeatureGate, l.FeatureGate) {
+		if cur.FeatureGate != "" {
+			cur.FeatureGate += ","
+		}
+		cur.FeatureGate += l.FeatureGate
+	}
+	s.target.XAPILifecycle[component] = cur
+	return true
+}
+
+// setNum sets a numeric keyword when the site's type allows it.
+func (s *tagSite) want(t *idl.Tag, types ...string) bool {
+	for _, ty := range types {
+		if s.typ == ty || s.typ == "" {
+			return true
+		}
+	}
+	s.g.report1(t, s, fmt.Sprintf("not applicable to type %q", s.typ))
+	return false
+}
+
+// apply publishes one tag (and its payload chain) on a site, or reports it.
+func (g *gen) apply(t *idl.Tag, s *tagSite) {
+	pub := func() { g.report.published(t.Name) }
+	switch t.Name {
+	// ---- presence (handled by required()) and no-schema tags
+	case "optional", "required":
+		pub()
+	case "genclient", "nonNamespaced", "objectRoot", "resource", "subresourceStatus", "subresourceScale",
+		"printColumn", "storageVersion", "skipVersion", "unservedVersion", "deprecatedVersion",
+		"selectableField", "metadata", "skip", "groupName", "versionName":
+		pub() // kind and CRD metadata, used by Generate and CRDs
+	// ---- lifecycle wrappers
+	case "alpha", "beta":
+		since, _ := t.Arg("since")
+		if s.lifecycle("declarative-validation", schema.Lifecycle{MinVersion: "v" + since, Status: t.Name}) {
+			pub()
+		} else {
+			g.report.reported(t.Name, t.Pos, t.Text, s.name(), "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+		}
+		g.apply(t.Payload, s)
+	case "ifEnabled":
+		gate := t.Args[0].Value
+		if s.lifecycle("kubernetes", schema.Lifecycle{FeatureGate: gate}) {
+			pub()
+		} else {
+			g.report.reported(t.Name, t.Pos, t.Text, s.name(), "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+		}
+		g.apply(t.Payload, s)
+	case "ifDisabled":
+		g.report1(t, s, "applies only while a feature gate is disabled; the schema describes the API with its gates enabled")
+	case "featureGate":
+		if s.lifecycle("kubernetes", schema.Lifecycle{FeatureGate: t.Value}) {
+			pub()
+		} else {
+			g.report1(t, s, "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+		}
+	case "lifecycle":
+		comp, _ := t.Arg("component")
+		l := schema.Lifecycle{}
+		l.MinVersion, _ = t.Arg("minVersion")
+		l.Status, _ = t.Arg("status")
+		l.FeatureGate, _ = t.Arg("featureGate")
+		if s.lifecycle(comp, l) {
+			pub()
+		} else {
+			g.report1(t, s, "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+		}
+	// ---- value validations
+	case "minimum", "maximum":
+		if !s.want(t, "integer", "number") {
+			return
+		}
+		v, err := t.Float()
+		if err != nil {
+			g.errs = append(g.errs, err)
+			return
+		}
+		if t.Name == "minimum" {
+			s.target.Minimum = &v
+		} else {
+			s.target.Maximum = &v
+		}
+		pub()
+	case "exclusiveMinimum", "exclusiveMaximum":
+		if !s.want(t, "integer", "number") {
+			return
+		}
+		on := t.Value == "" || t.Value == "true"
+		if t.Value != "" && t.Value != "true" && t.Value != "false" {
+			v, err := t.Float()
+			if err != nil {
+				g.errs = append(g.errs, err)
+				return
+			}
+			on = true
+			if t.Name == "exclusiveMinimum" {
+				s.target.Minimum = &v
+			} else {
+				s.target.Maximum = &v
+			}
+		}
+		if t.Name == "exclusiveMinimum" {
+			s.target.ExclusiveMinimum = on
+		} else {
+			s.target.ExclusiveMaximum = on
+		}
+		pub()
+	case "multipleOf":
+		if !s.want(t, "integer", "number") {
+			return
+		}
+		v, _ := t.Float()
+		s.target.MultipleOf = &v
+		pub()
+	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+		types := map[string]string{"minLength": "string", "maxLength": "string", "minItems": "array", "maxItems": "array", "minProperties": "object", "maxProperties": "object"}
+		if !s.want(t, types[t.Name]) {
+			return
+		}
+		v, err := t.Int()
+		if err != nil {
+			g.errs = append(g.errs, err)
+			return
+		}
+		switch t.Name {
+		case "minLength":
+			s.target.MinLength = &v
+		case "maxLength":
+			s.target.MaxLength = &v
+		case "minItems":
+			s.target.MinItems = &v
+		case "maxItems":
+			s.target.MaxItems = &v
+		case "minProperties":
+			s.target.MinProperties = &v
+		case "maxProperties":
+			s.target.MaxProperties = &v
+		}
+		pub()
+	case "maxBytes":
+		if !s.want(t, "string") {
+			return
+		}
+		v, _ := t.Int()
+		// validation-gen: field.TooLong(fldPath, value, max) "may not be more than N bytes"
+		s.rule(schema.ValidationRule{Rule: fmt.Sprintf("size(bytes(self)) <= %d", v), Message: fmt.Sprintf("may not be more than %d bytes", v)})
+		pub()
+	case "uniqueItems":
+		if !s.want(t, "array") {
+			return
+		}
+		s.target.UniqueItems = t.Value != "false"
+		pub()
+	case "pattern":
+		if !s.want(t, "string") {
+			return
+		}
+		s.target.Pattern = t.Value
+		pub()
+	case "format":
+		if !s.want(t, "string") {
+			return
+		}
+		s.target.Format = t.Value
+		pub()
+	case "type":
+		s.target.Type = t.Value
+		s.typ = t.Value
+		pub()
+	case "nullable":
+		s.target.Nullable = t.Value != "false"
+		pub()
+	case "enum":
+		if len(t.Args) > 0 {
+			s.target.Enum = nil
+			for _, a := range t.Args {
+				s.target.Enum = append(s.target.Enum, schema.JSON{Object: enumValue(a.Value, s.typ)})
+			}
+		}
+		// +enum / +k8s:enum without values: the constants of the type
+		// (handled by schemaFor when the tag is on a named type).
+		if len(t.Args) == 0 && s.field != nil && !s.typeLevel && len(s.target.Enum) == 0 {
+			g.report1(t, s, "+enum on a field: put it on the named string type that declares the constants")
+			return
+		}
+		pub()
+	case "title":
+		v, _, _ := strings.Cut(t.Value, "\n")
+		s.target.Title = strings.Trim(v, `"`)
+		pub()
+	case "default", "example":
+		v, err := g.value(t)
+		if err != nil {
+			g.errs = append(g.errs, err)
+			return
+		}
+		if t.Name == "default" {
+			s.target.Default = &schema.JSON{Object: v}
+		} else {
+			s.target.Example = &schema.JSON{Object: v}
+		}
+		pub()
+	// ---- structural extensions
+	case "listType":
+		if !s.want(t, "array") {
+			return
+		}
+		s.target.XListType = strPtr(t.Value)
+		pub()
+	case "listMapKey":
+		if !s.want(t, "array") {
+			return
+		}
+		s.target.XListMapKeys = append(s.target.XListMapKeys, t.Value)
+		pub()
+	case "mapType", "structType":
+		if !s.want(t, "object") {
+			return
+		}
+		s.target.XMapType = strPtr(t.Value)
+		pub()
+	case "unique":
+		if !s.want(t, "array") {
+			return
+		}
+		switch {
+		case s.target.XListType == nil:
+			s.target.XListType = strPtr(t.Value)
+		case *s.target.XListType == t.Value:
+		default:
+			s.rule(uniqueRule(t.Value, s.target.XListMapKeys))
+		}
+		pub()
+	case "preserveUnknownFields":
+		b := true
+		s.target.XPreserveUnknownFields = &b
+		pub()
+	case "embeddedResource":
+		s.target.XEmbeddedResource = true
+		pub()
+	case "intOrString":
+		s.target.XIntOrString = true
+		s.target.Type = ""
+		pub()
+	case "schemaless":
+		*s.target = schema.Props{Description: s.target.Description}
+		pub()
+	case "patchStrategy", "patchMergeKey":
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		key := map[string]string{"patchStrategy": "x-kubernetes-patch-strategy", "patchMergeKey": "x-kubernetes-patch-merge-key"}[t.Name]
+		s.target.Extra[key] = t.Value
+		pub()
+	// ---- CEL
+	case "validationRule":
+		r := schema.ValidationRule{}
+		r.Rule, _ = t.Arg("rule")
+		r.Message, _ = t.Arg("message")
+		r.MessageExpression, _ = t.Arg("messageExpression")
+		if v, ok := t.Arg("reason"); ok {
+			r.Reason = reasonName(v)
+		}
+		if v, ok := t.Arg("fieldPath"); ok {
+			if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
+				v = "." + v
+			}
+			r.FieldPath = v
+		}
+		if v, ok := t.Arg("optionalOldSelf"); ok {
+			b := v == "true"
+			r.OptionalOldSelf = &b
+		}
+		s.rule(r)
+		pub()
+	case "immutable":
+		// validate.Immutable: field.Invalid(fldPath, nil, "field is immutable")
+		// on any change, including set and unset. Changes of a present
+		// value are checked on the field; presence changes on the parent.
+		s.rule(schema.ValidationRule{Rule: "self == oldSelf", Message: "field is immutable"})
+		s.parentRule(schema.ValidationRule{Rule: fmt.Sprintf("has(self.%s) == has(oldSelf.%s)", s.jsonName(), s.jsonName()), Message: "field is immutable"})
+		pub()
+	case "update":
+		g.update(t, s)
+	case "monotonic":
+		if !s.want(t, "integer", "number") {
+			return
+		}
+		// validate.Monotonic: "may not be decreased from <old>"
+		s.rule(schema.ValidationRule{Rule: "self >= oldSelf", MessageExpression: "'may not be decreased from ' + string(oldSelf)"})
+		pub()
+	case "dependentRequired", "dependentForbidden":
+		dep := t.Args[0].Value
+		r := schema.ValidationRule{FieldPath: "." + dep}
+		if t.Name == "dependentRequired" {
+			r.Rule = fmt.Sprintf("!has(self.%s) || has(self.%s)", s.jsonName(), dep)
+			r.Message = fmt.Sprintf("must be set when %s is set", s.jsonName())
+			r.Reason = strPtr("FieldValueRequired")
+		} else {
+			r.Rule = fmt.Sprintf("!has(self.%s) || !has(self.%s)", s.jsonName(), dep)
+			r.Message = fmt.Sprintf("may not be set when %s is set", s.jsonName())
+			r.Reason = strPtr("FieldValueForbidden")
+		}
+		if !s.parentRule(r) {
+			g.report1(t, s, "only valid on struct fields")
+			return
+		}
+		pub()
+	// ---- unions
+	case "unionMember", "unionDiscriminator", "zeroOrOneOfMember":
+		g.unionTag(t, s)
+	case "exactlyOneOf", "atMostOneOf", "atLeastOneOf":
+		var fields []string
+		for _, a := range t.Args {
+			fields = append(fields, a.Value)
+		}
+		s.rule(oneOfRule(t.Name, fields))
+		pub()
+	case "union", "unionDeprecated":
+		g.report1(t, s, "openapi-gen union (KEP-1027) member tags are not modelled; use +k8s:unionMember")
+	case "oneOf", "zeroOrOneOf":
+		g.report1(t, s, "documentation marker of a field group; not enforced through the schema")
+	// ---- nested targets
+	case "eachVal":
+		var inner *schema.Props
+		switch {
+		case s.target.Items != nil && s.target.Items.Schema != nil:
+			inner = s.target.Items.Schema
+		case s.target.AdditionalProperties != nil && s.target.AdditionalProperties.Schema != nil:
+			inner = s.target.AdditionalProperties.Schema
+		default:
+			g.report1(t, s, "eachVal on a value that is not a list or map")
+			return
+		}
+		pub()
+		sub := s.sub(inner, typeOf(inner))
+		g.applyNested(t.Payload, sub, func() { fixRefSiblings(inner) })
+	case "subfield":
+		name := t.Args[0].Value
+		if s.target.Properties == nil {
+			s.target.Properties = map[string]schema.Props{}
+		}
+		p := s.target.Properties[name]
+		sub := s.sub(&p, "")
+		pub()
+		g.apply(t.Payload, sub)
+		s.target.Properties[name] = p
+	case "eachKey":
+		g.report1(t, s, "map key constraints have no OpenAPI form (propertyNames is not allowed in structural schemas)")
+	case "item":
+		if leaf := t.Payload; leaf != nil && (leaf.Name == "zeroOrOneOfMember" || leaf.Name == "unionMember") {
+			g.itemUnion(t, s)
+			return
+		}
+		g.report1(t, s, "item(...) with this payload is not implemented")
+	// ---- validation-gen directives without schema form
+	case "customValidation":
+		g.report1(t, s, "hand-written validation code; cannot be published")
+	case "opaqueType":
+		g.report1(t, s, "validation-gen code generation directive (stop descending into the type); no schema effect")
+	case "customUnique":
+		g.report1(t, s, "uniqueness checked by hand-written code; cannot be published")
+	case "forbidden":
+		g.report1(t, s, "unconditional +k8s:forbidden is not implemented")
+	case "modeDiscriminator", "ifMode":
+		g.report1(t, s, "mode-discriminated validation is not implemented")
+	case "neq", "enumExclude":
+		g.report1(t, s, "not implemented")
+	default:
+		g.report1(t, s, "tag has no schema mapping")
+	}
+}
+
+// applyNested applies a payload to a nested schema and then fixes $ref
+// siblings.
+func (g *gen) applyNested(t *idl.Tag, s *tagSite, after func()) {
+	g.apply(t, s)
+	after()
+}
+
+// fixRefSiblings wraps a {$ref} that received sibling keywords into
+// allOf: [{$ref}] as the apiserver publishes.
+func fixRefSiblings(p *schema.Props) {
+	if p.Ref == nil {
+		return
+	}
+	ref := *p.Ref
+	p.Ref = nil
+	p.AllOf = append([]schema.Props{{Ref: &ref}}, p.AllOf...)
+}
+
+func typeOf(p *schema.Props) string {
+	if p.Ref != nil || len(p.AllOf) > 0 {
+		return "object"
+	}
+	return p.Type
+}
+
+func enumValue(v, typ string) any {
+	switch typ {
+	case "integer":
+		if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return i
+		}
+	case "number":
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
+	}
+	return v
+}
+
+// value decodes a default or example: ref(Const) or ref(pkg.Const) names a
+// Go constant (openapi-gen); otherwise JSON, then YAML (controller-tools'
+// value syntax is close to YAML flow style), then the raw string.
+func (g *gen) value(t *idl.Tag) (any, error) {
+	v := strings.TrimSpace(t.Value)
+	if strings.HasPrefix(v, "ref(") && strings.HasSuffix(v, ")") {
+		name := v[4 : len(v)-1]
+		pkg := ""
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			pkg, name = name[:i], name[i+1:]
+		}
+		if pkg == "" {
+			pkg = pkgOfPos(g, t)
+		}
+		c := g.u.Const(pkg, name)
+		if c == nil {
+			return nil, t.Errorf("constant %s.%s not found", pkg, name)
+		}
+		return c.Value, nil
+	}
+	var out any
+	if err := json.Unmarshal([]byte(v), &out); err == nil {
+		return normalize(out), nil
+	}
+	if err := yaml.Unmarshal([]byte(v), &out); err == nil && out != nil {
+		return normalize(out), nil
+	}
+	return v, nil
+}
+
+// pkgOfPos finds the package declaring the file a tag is in.
+func pkgOfPos(g *gen, t *idl.Tag) string {
+	dir := t.Pos.Filename
+	if i := strings.LastIndex(dir, "/"); i >= 0 {
+		dir = dir[:i]
+	}
+	for _, p := range g.u.Packages {
+		if p.Dir == dir {
+			return p.Path
+		}
+	}
+	return ""
+}
+
+// normalize turns float64 integers into int64 (the unstructured
+// convention schema.JSON documents).
+func normalize(v any) any {
+	switch v := v.(type) {
+	case float64:
+		if v == float64(int64(v)) {
+			return int64(v)
+		}
+		return v
+	case map[string]any:
+		for k, x := range v {
+			v[k] = normalize(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = normalize(x)
+		}
+	}
+	return v
+}
