@@ -30,7 +30,10 @@
 // YAML goes through sigs.k8s.io/yaml.YAMLToJSONStrict (YAML 1.1 via go.yaml.in/yaml/v2, as
 // the apiserver's YAML serializer) and the JSON through sigs.k8s.io/json's case-sensitive,
 // int-preserving decoder (k8s.io/apimachinery/pkg/util/json.Unmarshal): integers become int64,
-// other numbers float64, as in unstructured objects on the apiserver. Duplicate keys are
+// other numbers float64, as in unstructured objects on the apiserver. The YAML 1.1 rules
+// come along: yes/no/on/off/y/n are booleans (also as keys), 012 is octal, a whole float such
+// as 1.0 becomes the integer 1, .nan cannot be decoded. JSON values are decoded as JSON (1.0
+// stays a float), as the apiserver decodes a JSON request body. Duplicate keys are
 // errors, with the messages of the apiserver's strict decoding (`key "x" already set in map`
 // for YAML, `duplicate field "x"` for JSON) and the line of the repeated key.
 //

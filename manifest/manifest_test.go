@@ -99,6 +99,13 @@ func TestParse(t *testing.T) {
 		{"top-level array", "- a\n- b\n---\n" + a,
 			[]want{{0, -1, 1, nil, "f.yaml:1: json: cannot unmarshal array into Go value of type map[string]interface {}", 1}, {1, -1, 4, cm("a"), "", 0}}},
 		{"top-level scalar", "hello\n", []want{{0, -1, 1, nil, "cannot unmarshal string into Go value of type map[string]interface {}", 1}}},
+		// sigs.k8s.io/yaml's YAMLToJSON quirks, which the apiserver shares.
+		{"NaN cannot become JSON", "a: .nan\n", []want{{0, -1, 1, nil, "f.yaml:1: json: unsupported value: NaN", 1}}},
+		{"null key", "a: 1\nnull: 1\n", []want{{0, -1, 1, nil, "f.yaml:1: unsupported map key of type: %!s(<nil>)", 1}}},
+		{"complex key", "? [a]\n: 1\n", []want{{0, -1, 1, nil, "f.yaml:1: yaml: invalid map key", 1}}},
+		{"binary, underscores, YAML 1.1 octal", "a: !!binary aGVsbG8=\nb: 1_000\nc: 012\nd: !!str 1\n",
+			[]want{{0, -1, 1, map[string]any{"a": "hello", "b": int64(1000), "c": int64(10), "d": "1"}, "", 0}}},
+		{"text after a document end marker is ignored", "a: 1\n...\nb: 2\n", []want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}}},
 		{"flow mapping is YAML, not JSON", "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n", []want{{0, -1, 1, cm("a"), "", 0}}},
 	}
 	for _, tt := range tests {
