@@ -99,8 +99,13 @@ func decodeJSON(raw []byte) (any, *decodeError) {
 	return nil, &de
 }
 
+// nodeBytes is what each node counts for in the expanded size besides its text: decoding
+// costs memory per node (interfaces, map entries) even for tiny scalars, and an alias of a
+// list of a thousand one-letter scalars must not look cheap.
+const nodeBytes = 16
+
 // sizer estimates the size of a YAML node once aliases are expanded: the sum of its scalars'
-// lengths plus one per node, saturating just above limit.
+// lengths plus nodeBytes per node, saturating just above limit.
 type sizer struct {
 	limit int
 	memo  map[*yamlv3.Node]int
@@ -121,14 +126,14 @@ func (s *sizer) size(n *yamlv3.Node) int {
 		s.memo[n.Alias] = v
 		return v
 	case yamlv3.ScalarNode:
-		return len(n.Value) + 1
+		return len(n.Value) + nodeBytes
 	}
 	s.depth++
 	defer func() { s.depth-- }()
 	if s.depth > 10000 {
 		return s.limit + 1
 	}
-	total := 1
+	total := nodeBytes
 	for _, c := range n.Content {
 		total += s.size(c)
 		if total > s.limit {

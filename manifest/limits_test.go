@@ -30,6 +30,12 @@ func TestLimits(t *testing.T) {
 	for i := range 10000 {
 		fmt.Fprintf(&wide, "k%d: v\n", i)
 	}
+	// Many aliases of a list of small scalars: few bytes, many nodes once expanded.
+	var nodes strings.Builder
+	nodes.WriteString("l: &l [" + strings.Repeat("a,", 999) + "a]\nrefs:\n")
+	for range 5000 {
+		nodes.WriteString("- *l\n")
+	}
 	deepFlow := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	deepBlock := strings.Repeat("- ", 10001) + "x\n"
 	okDeep := "a: " + strings.Repeat("[", 500) + strings.Repeat("]", 500) + "\n"
@@ -53,6 +59,10 @@ func TestLimits(t *testing.T) {
 			[]want{{0, -1, 1, nil, "f.yaml:1: yaml: document contains excessive aliasing", 1}}},
 		{"aliases of a large value", wide.String(), Options{},
 			[]want{{0, -1, 1, nil, "f.yaml:1: yaml: document contains excessive aliasing: expands to more than 67108864 bytes", 1}}},
+		{"aliases of a list of small scalars", nodes.String(), Options{},
+			[]want{{0, -1, 1, nil, "f.yaml:1: yaml: document contains excessive aliasing: expands to more than 67108864 bytes", 1}}},
+		{"aliases under the bound are fine", "l: &l [a, b]\nm: [*l, *l]\n", Options{},
+			[]want{{0, -1, 1, map[string]any{"l": []any{"a", "b"}, "m": []any{[]any{"a", "b"}, []any{"a", "b"}}}, "", 0}}},
 		{"deep flow nesting", deepFlow, Options{},
 			[]want{{0, -1, 1, nil, "exceeded max depth of 10000", 1}}},
 		{"deep block nesting", deepBlock, Options{},

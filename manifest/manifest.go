@@ -43,8 +43,9 @@ type Options struct {
 	// MaxDocumentBytes is the largest accepted document in bytes; 0 means
 	// DefaultMaxDocumentBytes, negative means no limit.
 	MaxDocumentBytes int
-	// MaxExpandedBytes bounds the size of a YAML document after alias expansion (the sum of
-	// the scalar lengths it expands to); 0 means DefaultMaxExpandedBytes, negative no limit.
+	// MaxExpandedBytes bounds the size of a YAML document with anchors after alias
+	// expansion, counted as the length of every scalar plus 16 bytes per node; 0 means
+	// DefaultMaxExpandedBytes, negative no limit.
 	MaxExpandedBytes int
 }
 
