@@ -298,12 +298,12 @@ func (c *crdChecker) compileNode(s *schema.Structural, fldPath *field.Path, ctx 
 			if cr.err.Type == apiservercel.ErrorTypeRequired {
 				errs = append(errs, field.Required(rulePath, cr.err.Detail))
 			} else {
-				errs = append(errs, field.Invalid(rulePath, s.XValidations[i], cr.err.Detail))
+				errs = append(errs, field.Invalid(rulePath, internalRule(s.XValidations[i]), cr.err.Detail))
 			}
 		}
 		msgPath := vpath.Index(i).Child("messageExpression")
 		if cr.messageExpressionErr != nil {
-			errs = append(errs, field.Invalid(msgPath, s.XValidations[i], cr.messageExpressionErr.Detail))
+			errs = append(errs, field.Invalid(msgPath, internalRule(s.XValidations[i]), cr.messageExpressionErr.Detail))
 		} else if cr.messageExpression != nil {
 			if cr.messageExpressionMaxCost > StaticEstimatedCostLimit {
 				errs = append(errs, field.Forbidden(msgPath, getCostErrorMessage("estimated messageExpression cost", cr.messageExpressionMaxCost, StaticEstimatedCostLimit)))
@@ -358,3 +358,20 @@ func ruleSchemaErrors(s *schema.Structural) bool {
 var supportedReasons = map[string]bool{"FieldValueInvalid": true, "FieldValueForbidden": true, "FieldValueRequired": true, "FieldValueDuplicate": true}
 
 func crlf(s string) bool { return strings.ContainsAny(s, "\n\r") }
+
+// internalValidationRule has the shape of the apiserver's internal
+// apiextensions.ValidationRule, which has no JSON tags: the apiserver puts
+// it as the bad value of compile errors, so messages print it as
+// {"Rule":"...","Message":"",...}.
+type internalValidationRule struct {
+	Rule              string
+	Message           string
+	MessageExpression string
+	Reason            *string
+	FieldPath         string
+	OptionalOldSelf   *bool
+}
+
+func internalRule(r schema.ValidationRule) internalValidationRule {
+	return internalValidationRule{Rule: r.Rule, Message: r.Message, MessageExpression: r.MessageExpression, Reason: r.Reason, FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf}
+}

@@ -423,9 +423,9 @@ func TestCheckSchemaMessages(t *testing.T) {
 	got := errStrings(CheckSchema(s, root, Options{}))
 	want := sorted([]string{
 		`spec.validation.openAPIV3Schema.properties[value].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[value]`,
-		`spec.validation.openAPIV3Schema.properties[b].x-kubernetes-validations[0].rule: Invalid value: {"rule":"self"}: cel expression must evaluate to a bool`,
+		`spec.validation.openAPIV3Schema.properties[b].x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: cel expression must evaluate to a bool`,
 		`spec.validation.openAPIV3Schema.properties[b].x-kubernetes-validations[1].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`,
-		`spec.validation.openAPIV3Schema.properties[b].x-kubernetes-validations[2].messageExpression: Invalid value: {"rule":"true","messageExpression":"1"}: messageExpression must evaluate to a string`,
+		`spec.validation.openAPIV3Schema.properties[b].x-kubernetes-validations[2].messageExpression: Invalid value: {"Rule":"true","Message":"","MessageExpression":"1","Reason":null,"FieldPath":"","OptionalOldSelf":null}: messageExpression must evaluate to a string`,
 	})
 	if !equalStrings(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
