@@ -3,6 +3,7 @@ package resource
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,12 +16,12 @@ import (
 )
 
 // LoadCRDs reads CustomResourceDefinitions from files and directories
-// (--crds) and registers every served version. Documents that are not
+// (--crds; "-" reads stdin) and registers every served version. Documents that are not
 // CRDs are ignored; a document that cannot be read or converted is an
 // error naming its file and line, and the others are still registered. It
 // returns the number of CRDs registered.
-func LoadCRDs(reg *Registry, paths []string) (int, error) {
-	docs, err := manifest.Read(paths, os.Stdin, manifest.Options{})
+func LoadCRDs(reg *Registry, paths []string, stdin io.Reader) (int, error) {
+	docs, err := manifest.Read(paths, stdin, manifest.Options{})
 	var errs []error
 	if err != nil {
 		errs = append(errs, err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,17 +36,17 @@ are not CRDs are reported and skipped.`,
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
-			docs, readErr := manifest.Read(args, os.Stdin, manifest.Options{})
+			docs, readErr := manifest.Read(args, cmd.InOrStdin(), manifest.Options{})
 			res := &report.Result{}
 			for i := range docs {
 				res.Documents = append(res.Documents, checkDocument(&docs[i], resource.CheckOptions{KubernetesMinor: minor, StrictUnknownFields: strict}))
 			}
-			if err := report.Write(cmd.OutOrStdout(), output, res, report.Options{Color: report.UseColor(os.Stdout) && output == "text", ToolVersion: version}); err != nil {
+			if err := report.Write(cmd.OutOrStdout(), output, res, report.Options{Color: useColor(cmd.OutOrStdout()) && output == "text", ToolVersion: version}); err != nil {
 				return &exitError{exitUsage, err}
 			}
 			code := res.ExitCode()
 			if readErr != nil {
-				fmt.Fprintln(os.Stderr, "kdv:", readErr)
+				fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", readErr)
 				code = max(code, exitUsage)
 			}
 			if code != exitValid {
@@ -73,7 +72,8 @@ func checkDocument(d *manifest.Document, opts resource.CheckOptions) report.Docu
 	apiVersion, _ := d.Object["apiVersion"].(string)
 	kind, _ := d.Object["kind"].(string)
 	if !schema.IsCRD(apiVersion, kind) {
-		r.Err, r.ErrKind = fmt.Errorf("not a CustomResourceDefinition (apiVersion %q, kind %q)", apiVersion, kind), report.ErrDocument
+		// Directories of CRDs often hold kustomizations and policies too.
+		r.Skipped, r.SkipReason = true, fmt.Sprintf("not a CustomResourceDefinition (apiVersion %q, kind %q)", apiVersion, kind)
 		return r
 	}
 	crd, err := schema.ParseCRDObject(d.Object)

@@ -7,7 +7,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+
+	"kdv.dev/report"
 )
 
 // Exit codes, as in DESIGN.md.
@@ -32,13 +35,22 @@ func (e *exitError) Error() string {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// useColor reports whether w is a terminal that wants colour.
+func useColor(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && report.UseColor(f)
 }
 
 // run executes the CLI with args and returns the process exit code.
-func run(args []string) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := newRootCommand()
 	cmd.SetArgs(args)
+	cmd.SetIn(stdin)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
 	err := cmd.Execute()
 	if err == nil {
 		return exitValid
@@ -46,10 +58,10 @@ func run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "kdv:", ee.err)
+			fmt.Fprintln(stderr, "kdv:", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "kdv:", err)
+	fmt.Fprintln(stderr, "kdv:", err)
 	return exitUsage
 }

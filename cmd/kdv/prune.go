@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
@@ -79,21 +78,21 @@ func newTransformCommand(name, short, long, example string, t transform) (*cobra
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
-			reg, err := newRegistry(minor, f.crds, f.schemas)
+			reg, err := newRegistry(cmd.InOrStdin(), minor, f.crds, f.schemas)
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
-			docs, readErr := manifest.Read(args, os.Stdin, manifest.Options{})
+			docs, readErr := manifest.Read(args, cmd.InOrStdin(), manifest.Options{})
 			show := f.showNotes != nil && *f.showNotes
 			code := exitValid
 			if readErr != nil {
-				fmt.Fprintln(os.Stderr, "kdv:", readErr)
+				fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", readErr)
 				code = exitUsage
 			}
 			out := cmd.OutOrStdout()
 			for i := range docs {
-				if err := transformDocument(out, &docs[i], i == 0, reg, t, show); err != nil {
-					fmt.Fprintln(os.Stderr, "kdv:", err)
+				if err := transformDocument(out, cmd.ErrOrStderr(), &docs[i], i == 0, reg, t, show); err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", err)
 					code = max(code, exitUsage)
 				}
 			}
@@ -111,7 +110,7 @@ func newTransformCommand(name, short, long, example string, t transform) (*cobra
 
 // transformDocument applies t to one document and writes it in its input
 // syntax; an error leaves the document out and names it.
-func transformDocument(w io.Writer, d *manifest.Document, first bool, reg *resource.Registry, t transform, show bool) error {
+func transformDocument(w, stderr io.Writer, d *manifest.Document, first bool, reg *resource.Registry, t transform, show bool) error {
 	loc := fmt.Sprintf("%s:%d", d.File, d.Line)
 	if d.Err != nil {
 		return d.Err
@@ -148,7 +147,7 @@ func transformDocument(w io.Writer, d *manifest.Document, first bool, reg *resou
 		if show {
 			fmt.Fprintf(w, "# pruned: %s\n", n)
 		} else {
-			fmt.Fprintf(os.Stderr, "%s: %s\n", loc, n)
+			fmt.Fprintf(stderr, "%s: %s\n", loc, n)
 		}
 	}
 	return nil

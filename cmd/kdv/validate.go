@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -75,20 +76,23 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if countStdin(args, f.old, f.crds) > 1 {
 		return &exitError{exitUsage, fmt.Errorf("stdin (-) can be read only once")}
 	}
-	reg, err := newRegistry(minor, f.crds, f.schemas)
+	reg, err := newRegistry(cmd.InOrStdin(), minor, f.crds, f.schemas)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	docs, readErr := manifest.Read(args, os.Stdin, manifest.Options{})
+	docs, readErr := manifest.Read(args, cmd.InOrStdin(), manifest.Options{})
 	var old []manifest.Document
 	if len(f.old) > 0 {
 		var err error
-		old, err = manifest.Read(f.old, os.Stdin, manifest.Options{})
+		old, err = manifest.Read(f.old, cmd.InOrStdin(), manifest.Options{})
 		if err != nil {
 			return &exitError{exitUsage, fmt.Errorf("reading --old: %w", err)}
 		}
 	}
-	progress := report.NewTerminalProgress(os.Stderr, len(docs))
+	var progress *report.Progress
+	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
+		progress = report.NewTerminalProgress(stderr, len(docs))
+	}
 	res := resource.Run(context.Background(), docs, reg, resource.RunOptions{
 		Jobs:                 f.jobs,
 		Old:                  old,
@@ -98,12 +102,12 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 		Progress:             func(int) { progress.Add(1) },
 	})
 	progress.Done()
-	if err := report.Write(cmd.OutOrStdout(), f.output, res, report.Options{Color: report.UseColor(os.Stdout) && f.output == "text", ToolVersion: version}); err != nil {
+	if err := report.Write(cmd.OutOrStdout(), f.output, res, report.Options{Color: useColor(cmd.OutOrStdout()) && f.output == "text", ToolVersion: version}); err != nil {
 		return &exitError{exitInternal, err}
 	}
 	code := res.ExitCode()
 	if readErr != nil {
-		fmt.Fprintln(os.Stderr, "kdv:", readErr)
+		fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", readErr)
 		if code < exitUsage {
 			code = exitUsage
 		}
@@ -116,13 +120,13 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 
 // newRegistry resolves schemas from --crds, --schemas and the built-in
 // schemas of the given Kubernetes minor version.
-func newRegistry(minor int, crds, schemaDirs []string) (*resource.Registry, error) {
+func newRegistry(stdin io.Reader, minor int, crds, schemaDirs []string) (*resource.Registry, error) {
 	reg := resource.NewRegistry(resource.Options{KubernetesMinor: minor})
 	if err := useBuiltin(reg, minor); err != nil {
 		return nil, err
 	}
 	if len(crds) > 0 {
-		if _, err := resource.LoadCRDs(reg, crds); err != nil {
+		if _, err := resource.LoadCRDs(reg, crds, stdin); err != nil {
 			return nil, fmt.Errorf("loading --crds: %w", err)
 		}
 	}

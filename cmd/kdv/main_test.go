@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"strings"
+	"testing"
+)
+
+const widgetCRD = "../../examples/crd/widgets.crd.yaml"
+
+// kdv runs the CLI in-process and returns its exit code, stdout and stderr.
+func kdv(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func wantLines(t *testing.T, got string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("output lacks %q; got:\n%s", w, got)
+		}
+	}
+}
+
+// The CRD example's expectations are the apiserver's own output for the
+// same objects (bench/cmd/apiserver-verdict on examples/crd), in its order.
+func TestValidateExamplesCRD(t *testing.T) {
+	code, out, _ := kdv(t, "", "validate", "../../examples/crd")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out,
+		`examples/crd/widgets.yaml:31: example.kdv.dev/Widget default/inverted: spec.ports[0].port: Invalid value: 70000: spec.ports[0].port in body should be less than or equal to 65535
+../../examples/crd/widgets.yaml:32: example.kdv.dev/Widget default/inverted: spec.ports[1]: Duplicate value: {"name":"http"}
+../../examples/crd/widgets.yaml:25: example.kdv.dev/Widget default/inverted: spec: Invalid value: minReplicas must not exceed maxReplicas
+`,
+		`widgets.yaml:42: example.kdv.dev/Widget default/Bad_Name: unknown field "spec.colour"`,
+		`metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of`,
+		`spec.size: Unsupported value: "huge": supported values: "small", "medium", "large"`,
+		`<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`,
+		"4 documents in 2 files: 2 valid, 2 invalid, 0 failed, 0 skipped")
+	if strings.Contains(out, "good-widget") {
+		t.Errorf("the valid widget is reported:\n%s", out)
+	}
+}
+
+func TestValidateStdin(t *testing.T) {
+	data, err := os.ReadFile("../../examples/crd/widgets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := kdv(t, string(data), "validate", "--crds", widgetCRD, "-")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out, `-:31: example.kdv.dev/Widget default/inverted: spec.ports[0].port: Invalid value: 70000`,
+		"3 documents in 1 file: 1 valid, 2 invalid")
+}
+
+func TestValidateList(t *testing.T) {
+	code, out, _ := kdv(t, "", "validate", "--crds", widgetCRD, "testdata/list.yaml")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out, `testdata/list.yaml:15: example.kdv.dev/Widget default/listed-bad: spec: Invalid value: minReplicas must not exceed maxReplicas`,
+		"2 documents in 1 file: 1 valid, 1 invalid")
+}
+
+// A YAML syntax error fails its document only; the others are validated.
+func TestValidateBrokenYAMLAmongGood(t *testing.T) {
+	code, out, _ := kdv(t, "", "validate", "--crds", widgetCRD, "testdata/broken.yaml")
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	wantLines(t, out, "testdata/broken.yaml:", "3 documents in 1 file: 2 valid, 0 invalid, 1 failed")
+}
+
+func TestValidateUnknownKind(t *testing.T) {
+	code, out, _ := kdv(t, "", "validate", "--crds", widgetCRD, "testdata/unknown-kind.yaml")
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	wantLines(t, out, "testdata/unknown-kind.yaml:1: no schema for example.kdv.dev/v1, Kind=Gadget", "1 valid")
+
+	code, out, _ = kdv(t, "", "validate", "--ignore-missing-schemas", "--crds", widgetCRD, "testdata/unknown-kind.yaml")
+	if code != exitValid {
+		t.Errorf("with --ignore-missing-schemas: exit %d, want 0\n%s", code, out)
+	}
+	code, _, _ = kdv(t, "", "validate", "--skip", "Gadget.example.kdv.dev", "--crds", widgetCRD, "testdata/unknown-kind.yaml")
+	if code != exitValid {
+		t.Errorf("with --skip: exit %d, want 0", code)
+	}
+}
+
+// An update that changes an immutable field (a transition rule) is refused
+// as the apiserver refuses it; the same object validates as a create.
+func TestValidateUpdate(t *testing.T) {
+	code, out, _ := kdv(t, "", "validate", "--crds", widgetCRD, "--old", "testdata/old-widget.yaml", "testdata/new-widget.yaml")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out, `example.kdv.dev/Widget default/resized: spec: Invalid value: size is immutable`)
+	if code, _, _ := kdv(t, "", "validate", "--crds", widgetCRD, "testdata/new-widget.yaml"); code != exitValid {
+		t.Errorf("as a create: exit %d, want 0", code)
+	}
+}
+
+func TestValidateOutputFormats(t *testing.T) {
+	args := []string{"validate", "--crds", widgetCRD, "../../examples/crd/widgets.yaml", "-o"}
+	code, out, _ := kdv(t, "", append(args, "json")...)
+	if code != exitInvalid {
+		t.Errorf("json: exit %d", code)
+	}
+	var statuses map[string][]map[string]any
+	if err := json.Unmarshal([]byte(out), &statuses); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	docs := statuses["../../examples/crd/widgets.yaml"]
+	if len(docs) != 3 || docs[0]["status"] != "Success" || docs[1]["reason"] != "Invalid" || docs[1]["code"] != float64(422) {
+		t.Errorf("json statuses: %v", docs)
+	}
+	// Unknown fields fail decoding in the apiserver: 400 with the strict decoding error.
+	if docs[2]["reason"] != "BadRequest" || docs[2]["message"] != `Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.colour"` {
+		t.Errorf("json status of a document with an unknown field: %v", docs[2])
+	}
+
+	_, out, _ = kdv(t, "", append(args, "junit")...)
+	var suites struct {
+		Suites []struct {
+			Cases []struct {
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(out), &suites); err != nil || len(suites.Suites) != 1 || len(suites.Suites[0].Cases) != 3 || suites.Suites[0].Cases[1].Failure == nil {
+		t.Errorf("junit: %v %+v\n%s", err, suites, out)
+	}
+
+	_, out, _ = kdv(t, "", append(args, "sarif")...)
+	var sarif struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					Physical struct {
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || sarif.Version != "2.1.0" || len(sarif.Runs) != 1 {
+		t.Fatalf("sarif: %v\n%s", err, out)
+	}
+	res := sarif.Runs[0].Results
+	if len(res) < 6 || res[0].RuleID != "FieldValueInvalid" || res[0].Locations[0].Physical.Region.StartLine != 31 {
+		t.Errorf("sarif results: %+v", res)
+	}
+
+	if code, _, errOut := kdv(t, "", append(args, "yaml")...); code != exitUsage || !strings.Contains(errOut, "unknown output format") {
+		t.Errorf("-o yaml: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	code, out, _ := kdv(t, "", "check", widgetCRD)
+	if code != exitValid {
+		t.Errorf("exit %d, want 0\n%s", code, out)
+	}
+	bad := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  names: {kind: Thing, plural: things}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              a: {}
+---
+kind: Kustomization
+`
+	code, out, _ = kdv(t, bad, "check", "-")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want 1\n%s", code, out)
+	}
+	// The apiserver's message for a property without a type; with one
+	// version, its internal form moves the schema to spec.validation.
+	wantLines(t, out, "-:5: apiextensions.k8s.io/CustomResourceDefinition things.example.com: spec.validation.openAPIV3Schema.properties[spec].properties[a].type: Required value: must not be empty for specified object fields",
+		"skipped: ", "not a CustomResourceDefinition")
+}
+
+func TestPruneAndDefault(t *testing.T) {
+	code, out, errOut := kdv(t, "", "prune", "--crds", widgetCRD, "../../examples/crd/widgets.yaml")
+	if code != exitValid {
+		t.Errorf("prune: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "colour") || !strings.Contains(errOut, `widgets.yaml:36: unknown field "spec.colour"`) {
+		t.Errorf("prune: stdout\n%s\nstderr\n%s", out, errOut)
+	}
+	if strings.Count(out, "---\n") != 2 {
+		t.Errorf("prune: want 3 YAML documents:\n%s", out)
+	}
+	_, out, _ = kdv(t, `{"apiVersion":"example.kdv.dev/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":"small"}}`, "default", "--crds", widgetCRD, "-")
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(out), &obj); err != nil {
+		t.Fatalf("default: JSON in must give JSON out: %v\n%s", err, out)
+	}
+	spec := obj["spec"].(map[string]any)
+	if spec["minReplicas"] != float64(1) || spec["maxReplicas"] != float64(10) {
+		t.Errorf("default: spec = %v", spec)
+	}
+}
