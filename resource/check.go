@@ -48,7 +48,7 @@ func CheckCRD(crd *schema.CRD, opts CheckOptions) (field.ErrorList, []string) {
 	return schema.Check(crd, schema.CheckOptions{
 		StrictUnknownFields: opts.StrictUnknownFields,
 		ValidateDefaults: func(s *schema.Structural, fldPath *field.Path) field.ErrorList {
-			errs, err := defaulting.ValidateDefaultsWith(context.Background(), fldPath, s, true, true, defaultValidators(minor))
+			errs, err := defaulting.ValidateDefaultsWith(context.Background(), fldPath, s, true, true, defaulting.NewValidators(minor))
 			if err != nil {
 				return append(errs, field.InternalError(fldPath, err))
 			}
@@ -58,26 +58,4 @@ func CheckCRD(crd *schema.CRD, opts CheckOptions) (field.ErrorList, []string) {
 			return cel.CheckSchema(s, fldPath, cel.Options{FieldPath: fldPath, KubernetesMinor: minor})
 		},
 	})
-}
-
-// defaultValidators plugs kdv's OpenAPI validator and CEL evaluator into
-// default validation, as the apiserver's ValidateDefaults uses its schema
-// validator and CEL validator.
-func defaultValidators(minor int) defaulting.Validators {
-	return defaulting.Validators{
-		OpenAPI: func(ctx context.Context, pth *field.Path, obj any, s *schema.Structural) field.ErrorList {
-			v, err := validation.New(s, validation.Options{FieldPath: pth, KubernetesMinor: minor, SkipCEL: true})
-			if err != nil {
-				return field.ErrorList{field.InternalError(pth, err)}
-			}
-			return v.Validate(ctx, obj, nil)
-		},
-		CEL: func(ctx context.Context, pth *field.Path, s *schema.Structural, isResourceRoot bool, obj, oldObj any, costBudget int64) (field.ErrorList, int64) {
-			v, errs := cel.NewValidator(s, isResourceRoot, cel.Options{KubernetesMinor: minor, SkipCheck: true})
-			if len(errs) > 0 || v == nil {
-				return nil, costBudget
-			}
-			return v.Validate(ctx, pth, obj, oldObj, costBudget)
-		},
-	}
 }
