@@ -33,8 +33,22 @@ func ValidateStructural(fldPath *field.Path, s *Structural) field.ErrorList {
 	allErrs := field.ErrorList{}
 	allErrs = append(allErrs, validateStructuralInvariants(s, rootLevel, fldPath)...)
 	allErrs = append(allErrs, validateStructuralCompleteness(s, fldPath)...)
-	sort.SliceStable(allErrs, func(i, j int) bool { return allErrs[i].Error() < allErrs[j].Error() })
-	return allErrs
+	return sortErrors(allErrs)
+}
+
+// sortErrors sorts errors by their Error() text, computing each text once.
+func sortErrors(errs field.ErrorList) field.ErrorList {
+	keys := make([]string, len(errs))
+	idx := make([]int, len(errs))
+	for i, e := range errs {
+		keys[i], idx[i] = e.Error(), i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	out := make(field.ErrorList, len(errs))
+	for i, j := range idx {
+		out[i] = errs[j]
+	}
+	return out
 }
 
 func validateStructuralInvariants(s *Structural, lvl level, fldPath *field.Path) field.ErrorList {

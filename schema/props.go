@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"sort"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -251,33 +250,6 @@ var propsKnownKeys = func() map[string]bool {
 }()
 
 type propsAlias Props
-
-// UnmarshalJSON decodes a schema object, keeping unknown keys in Extra.
-func (p *Props) UnmarshalJSON(b []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	var a propsAlias
-	if err := json.Unmarshal(b, &a); err != nil {
-		return err
-	}
-	for k, v := range raw {
-		if propsKnownKeys[k] {
-			continue
-		}
-		var x JSON
-		if err := x.UnmarshalJSON(v); err != nil {
-			return fmt.Errorf("%s: %w", k, err)
-		}
-		if a.Extra == nil {
-			a.Extra = map[string]any{}
-		}
-		a.Extra[k] = x.Object
-	}
-	*p = Props(a)
-	return nil
-}
 
 // MarshalJSON encodes the schema object with its Extra keys, sorted.
 func (p Props) MarshalJSON() ([]byte, error) {
