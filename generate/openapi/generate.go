@@ -99,6 +99,17 @@ func Generate(u *idl.Universe, opts Options) (*Result, error) {
 				doc.Kinds = append(doc.Kinds, k)
 			}
 		}
+		if group == "" && version == "v1" {
+			// metav1's kinds, registered into every group version by
+			// metav1.AddToGroupVersion; published with the core group.
+			for _, n := range metaKinds {
+				if mt := u.Lookup(strings.TrimSuffix(metav1, "."), n); mt != nil {
+					roots = append(roots, g.def(mt))
+					doc.Kinds = append(doc.Kinds, Kind{Group: group, Version: version, Kind: n, Definition: DefinitionName(mt.Package, n), Namespaced: false, Type: mt})
+				}
+			}
+		}
+		sort.Slice(doc.Kinds, func(i, j int) bool { return doc.Kinds[i].Kind < doc.Kinds[j].Kind })
 		for _, k := range doc.Kinds {
 			d := g.defs[k.Definition]
 			if d.Extra == nil {
@@ -146,7 +157,8 @@ func groupVersion(u *idl.Universe, p *idl.Package) (group, version string, ok bo
 // metav1.TypeMeta.
 func (g *gen) kind(t *idl.Type, group, version string) (Kind, bool) {
 	hasTypeMeta := false
-	for _, f := range t.Fields() {
+	_, fields := structOf(t)
+	for _, f := range fields {
 		if f.Inline && f.Type.Kind == idl.Named && f.Type.Named.ID() == metav1+"TypeMeta" {
 			hasTypeMeta = true
 		}
@@ -305,4 +317,6 @@ func siteName(owner, field string) string {
 	return owner + "." + field
 }
 
-var _ = strings.Join
+// metaKinds are the kinds metav1.AddToGroupVersion registers (the options
+// types and the discovery and status types the apiserver serves).
+var metaKinds = []string{"APIGroup", "APIGroupList", "APIResourceList", "APIVersions", "CreateOptions", "DeleteOptions", "GetOptions", "ListOptions", "PatchOptions", "Status", "UpdateOptions", "WatchEvent"}

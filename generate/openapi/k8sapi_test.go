@@ -2,12 +2,17 @@ package openapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
 	"kdv.dev/idl"
+	"kdv.dev/schema"
 )
 
 var (
@@ -57,4 +62,204 @@ func TestK8sAPISmoke(t *testing.T) {
 		res.Report.Write(&sb)
 		t.Log(sb.String())
 	}
+}
+
+// TestK8sAPIKindsRegistered checks that every type k8s.io/api registers in
+// a register.go (addKnownTypes) has a schema with its group-version-kind.
+func TestK8sAPIKindsRegistered(t *testing.T) {
+	res := k8sAPI(t)
+	re := regexp.MustCompile(`&(\w+)\{\}`)
+	total := 0
+	for _, d := range res.Documents {
+		dir := filepath.Join(modDir(t, "k8s.io/api"), strings.TrimPrefix(d.Package, "k8s.io/api/"))
+		src, err := os.ReadFile(filepath.Join(dir, "register.go"))
+		if err != nil {
+			continue
+		}
+		kinds := map[string]bool{}
+		for _, k := range d.Kinds {
+			kinds[k.Kind] = true
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			name := m[1]
+			if name == "DeleteOptions" || name == "Status" || name == "Scheme" {
+				continue
+			}
+			total++
+			if !kinds[name] {
+				t.Errorf("%s: registered kind %s has no schema", d.GroupVersion(), name)
+				continue
+			}
+			def := d.Schemas[DefinitionName(d.Package, name)]
+			if def == nil || def.Extra["x-kubernetes-group-version-kind"] == nil {
+				t.Errorf("%s: %s lacks x-kubernetes-group-version-kind", d.GroupVersion(), name)
+			}
+		}
+	}
+	if total < 300 {
+		t.Errorf("only %d registered kinds found", total)
+	}
+	t.Logf("%d registered kinds have schemas", total)
+}
+
+// TestK8sAPITagReport prints the per-tag counts and checks that every
+// +k8s: tag in k8s.io/api's types.go files is accounted for (published or
+// reported), none silently dropped.
+func TestK8sAPITagReport(t *testing.T) {
+	res := k8sAPI(t)
+	var sb strings.Builder
+	res.Report.Write(&sb)
+	t.Log("\n" + sb.String())
+	for name, c := range res.Report.Tags {
+		if c.Published+c.Reported == 0 {
+			t.Errorf("tag %s counted with no outcome", name)
+		}
+	}
+	for _, must := range []string{"immutable", "update", "unionMember", "format", "maxItems", "beta", "alpha", "ifEnabled", "customValidation", "eachVal", "subfield", "item", "monotonic"} {
+		c := res.Report.Tags[must]
+		if c == nil || c.Published+c.Reported == 0 {
+			t.Errorf("tag %s never seen", must)
+		}
+	}
+	if c := res.Report.Tags["customValidation"]; c == nil || c.Published != 0 || c.Reported == 0 {
+		t.Errorf("customValidation must be reported, not published: %+v", c)
+	}
+}
+
+// TestK8sAPIFixtures walks k8s.io/api's round-trip fixtures
+// (testdata/HEAD/*.json) against the resolved schema of their kind: every
+// field must be known and of the schema's type.
+func TestK8sAPIFixtures(t *testing.T) {
+	res := k8sAPI(t)
+	dir := filepath.Join(modDir(t, "k8s.io/api"), "testdata", "HEAD")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) == 0 {
+		t.Skip("no fixtures")
+	}
+	byGV := map[string]*Document{}
+	for _, d := range res.Documents {
+		byGV[d.GroupVersion()] = d
+	}
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(b, &obj); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		// file names are <group>.<version>.<Kind>.json, group "core" for ""
+		base := strings.TrimSuffix(filepath.Base(f), ".json")
+		i := strings.LastIndex(base, ".")
+		kind := base[i+1:]
+		j := strings.LastIndex(base[:i], ".")
+		gv := base[j+1 : i]
+		if g := base[:j]; g != "core" {
+			gv = g + "/" + gv
+		}
+		d := byGV[gv]
+		if d == nil {
+			t.Errorf("%s: no document for %s", filepath.Base(f), gv)
+			continue
+		}
+		name := ""
+		for _, k := range d.Kinds {
+			if k.Kind == kind {
+				name = k.Definition
+			}
+		}
+		if name == "" {
+			t.Errorf("%s: no kind %s in %s", filepath.Base(f), kind, gv)
+			continue
+		}
+		s, err := Resolve(d.Schemas, name)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		for _, e := range walkValue(s, obj, "") {
+			t.Errorf("%s: %s", filepath.Base(f), e)
+		}
+		checked++
+	}
+	t.Logf("%d fixtures accepted", checked)
+}
+
+// walkValue checks v's structure against a resolved schema: unknown fields
+// and type mismatches.
+func walkValue(s *schema.Props, v any, path string) []string {
+	if v == nil {
+		return nil
+	}
+	if s.XIntOrString {
+		switch v.(type) {
+		case string, float64:
+			return nil
+		}
+		if s.AnyOf == nil { // Quantity
+			return nil
+		}
+		return []string{fmt.Sprintf("%s: want int or string, got %T", path, v)}
+	}
+	preserve := s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields
+	switch s.Type {
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: want object, got %T", path, v)}
+		}
+		var errs []string
+		for k, x := range m {
+			if p, ok := s.Properties[k]; ok {
+				errs = append(errs, walkValue(&p, x, path+"."+k)...)
+			} else if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+				errs = append(errs, walkValue(s.AdditionalProperties.Schema, x, path+"."+k)...)
+			} else if !preserve && (s.AdditionalProperties == nil || !s.AdditionalProperties.Allows) {
+				errs = append(errs, fmt.Sprintf("%s: unknown field %q", path, k))
+			}
+		}
+		return errs
+	case "array":
+		l, ok := v.([]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: want array, got %T", path, v)}
+		}
+		var errs []string
+		for i, x := range l {
+			errs = append(errs, walkValue(s.Items.Schema, x, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return errs
+	case "string":
+		if _, ok := v.(string); !ok {
+			return []string{fmt.Sprintf("%s: want string, got %T", path, v)}
+		}
+	case "integer":
+		if f, ok := v.(float64); !ok || f != float64(int64(f)) {
+			return []string{fmt.Sprintf("%s: want integer, got %v", path, v)}
+		}
+	case "number":
+		if _, ok := v.(float64); !ok {
+			return []string{fmt.Sprintf("%s: want number, got %T", path, v)}
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return []string{fmt.Sprintf("%s: want boolean, got %T", path, v)}
+		}
+	case "":
+		if !preserve {
+			return []string{fmt.Sprintf("%s: schema without type", path)}
+		}
+	}
+	return nil
+}
+
+// modDir finds a module's directory in the module cache through go list.
+func modDir(t *testing.T, mod string) string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
+	if err != nil {
+		t.Skipf("go list -m %s: %v", mod, err)
+	}
+	return strings.TrimSpace(string(out))
 }
