@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -106,7 +105,7 @@ func (v *Validator) Schema() Schema { return v.schema }
 // the same decode steps, as the stored object did).
 func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outcome {
 	var out Outcome
-	obj = runtime.DeepCopyJSON(obj)
+	obj = deepCopy(obj)
 	unknown, err := v.decode(obj)
 	if err != nil {
 		out.DecodeErr = err
@@ -116,7 +115,7 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outco
 	out.Object = obj
 	var oldObj any
 	if old != nil {
-		old = runtime.DeepCopyJSON(old)
+		old = deepCopy(old)
 		if _, err := v.decode(old); err != nil {
 			// The stored object could not have been decoded either; validate
 			// as a create, which reports everything.
@@ -186,4 +185,35 @@ func unknownFieldMessages(paths []string) []string {
 // does after pruning.
 func (v *Validator) Default(obj map[string]any) {
 	defaulting.Default(obj, v.schema.Structural)
+}
+
+// deepCopy copies an unstructured object. Unlike runtime.DeepCopyJSON it
+// accepts any scalar (int, int32, float32, ... from callers that build
+// objects in Go) instead of panicking; scalars are values and need no copy.
+func deepCopy(obj map[string]any) map[string]any {
+	return deepCopyValue(obj).(map[string]any)
+}
+
+func deepCopyValue(x any) any {
+	switch x := x.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		m := make(map[string]any, len(x))
+		for k, v := range x {
+			m[k] = deepCopyValue(v)
+		}
+		return m
+	case []any:
+		if x == nil {
+			return x
+		}
+		l := make([]any, len(x))
+		for i, v := range x {
+			l[i] = deepCopyValue(v)
+		}
+		return l
+	}
+	return x
 }

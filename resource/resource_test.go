@@ -1,0 +1,164 @@
+package resource
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kdv.dev/manifest"
+	"kdv.dev/report"
+)
+
+const widgetCRD = "../examples/crd/widgets.crd.yaml"
+
+func widgetRegistry(t *testing.T) *Registry {
+	t.Helper()
+	reg := NewRegistry(Options{})
+	n, err := LoadCRDs(reg, []string{widgetCRD}, nil)
+	if err != nil || n != 1 {
+		t.Fatalf("LoadCRDs: %d, %v", n, err)
+	}
+	return reg
+}
+
+func TestRegistryNoSchema(t *testing.T) {
+	reg := widgetRegistry(t)
+	for _, tc := range []struct {
+		gvk  schema.GroupVersionKind
+		want string
+	}{
+		{schema.GroupVersionKind{Group: "extensions", Version: "v1beta1", Kind: "Deployment"}, "no schema for extensions/v1beta1, Kind=Deployment"},
+		{schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, "no schema for v1, Kind=Pod"},
+		// Unserved or unknown versions of a known CRD have no schema either.
+		{schema.GroupVersionKind{Group: "example.kdv.dev", Version: "v2", Kind: "Widget"}, "no schema for example.kdv.dev/v2, Kind=Widget"},
+	} {
+		_, err := reg.Validator(tc.gvk)
+		var ns *NoSchemaError
+		if !errors.As(err, &ns) || err.Error() != tc.want {
+			t.Errorf("%v: got %v, want %q", tc.gvk, err, tc.want)
+		}
+	}
+	reg.Reject(schema.GroupKind{Group: "example.com", Kind: "Thing"}, "its CustomResourceDefinition is invalid")
+	_, err := reg.Validator(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Thing"})
+	if err == nil || err.Error() != "no schema for example.com/v1, Kind=Thing (its CustomResourceDefinition is invalid)" {
+		t.Errorf("rejected CRD: %v", err)
+	}
+}
+
+func TestRegistryFallbackCompiledOnce(t *testing.T) {
+	reg := widgetRegistry(t)
+	calls := 0
+	w := schema.GroupVersionKind{Group: "example.kdv.dev", Version: "v1", Kind: "Widget"}
+	wv, err := reg.Validator(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.SetFallback(func(gvk schema.GroupVersionKind) (Schema, bool, error) {
+		calls++
+		if gvk.Kind != "Gizmo" {
+			return Schema{}, false, nil
+		}
+		s := wv.Schema()
+		s.GVK = gvk
+		return s, true, nil
+	})
+	g := schema.GroupVersionKind{Group: "example.kdv.dev", Version: "v1", Kind: "Gizmo"}
+	a, err1 := reg.Validator(g)
+	b, err2 := reg.Validator(g)
+	if err1 != nil || err2 != nil || a != b || calls != 1 {
+		t.Errorf("fallback: %v %v, same validator %v, %d calls", err1, err2, a == b, calls)
+	}
+	// Explicit schemas win over the fallback.
+	if v, _ := reg.Validator(w); v != wv {
+		t.Error("the CRD's validator was replaced")
+	}
+}
+
+func TestValidatorDecodeOrder(t *testing.T) {
+	reg := widgetRegistry(t)
+	v, err := reg.Validator(schema.GroupVersionKind{Group: "example.kdv.dev", Version: "v1", Kind: "Widget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := map[string]any{
+		"apiVersion": "example.kdv.dev/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w", "bogus": "x"},
+		"spec":     map[string]any{"size": "small", "extra": 1, "minReplicas": nil},
+	}
+	out := v.Validate(context.Background(), obj, nil)
+	// Pruning runs before defaulting and validation: unknown fields are
+	// reported, the null of a non-nullable field with a default is
+	// defaulted, and the input is not modified.
+	if got := strings.Join(out.UnknownFields, ", "); got != `unknown field "metadata.bogus", unknown field "spec.extra"` {
+		t.Errorf("unknown fields: %s", got)
+	}
+	if len(out.Errors) != 0 || out.DecodeErr != nil {
+		t.Errorf("errors: %v %v", out.Errors, out.DecodeErr)
+	}
+	spec := out.Object["spec"].(map[string]any)
+	if spec["minReplicas"] != int64(1) || spec["maxReplicas"] != int64(10) {
+		t.Errorf("defaults: %v", spec)
+	}
+	if out.Object["metadata"].(map[string]any)["namespace"] != "default" {
+		t.Errorf("namespace: %v", out.Object["metadata"])
+	}
+	if _, ok := obj["spec"].(map[string]any)["extra"]; !ok {
+		t.Error("Validate modified its input")
+	}
+	// apiVersion must be a string: the apiserver fails decoding.
+	out = v.Validate(context.Background(), map[string]any{"apiVersion": int64(1), "kind": "Widget"}, nil)
+	if out.DecodeErr == nil || !out.Invalid() {
+		t.Errorf("non-string apiVersion: %+v", out)
+	}
+}
+
+func TestRunCRDInInputAndUpdates(t *testing.T) {
+	crd, err := os.ReadFile(widgetCRD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := string(crd) + `
+---
+apiVersion: example.kdv.dev/v1
+kind: Widget
+metadata: {name: a, namespace: team}
+spec: {size: large}
+---
+apiVersion: example.kdv.dev/v1
+kind: Widget
+metadata: {name: b}
+spec: {size: small}
+`
+	old := `apiVersion: example.kdv.dev/v1
+kind: Widget
+metadata: {name: a, namespace: team}
+spec: {size: small}
+---
+apiVersion: example.kdv.dev/v1
+kind: Widget
+metadata: {name: b, namespace: default}
+spec: {size: medium}
+`
+	docs := manifest.Parse("in.yaml", []byte(input), manifest.Options{})
+	olds := manifest.Parse("old.yaml", []byte(old), manifest.Options{})
+	res := Run(context.Background(), docs, NewRegistry(Options{}), RunOptions{Jobs: 2, Old: olds})
+	if len(res.Documents) != 3 {
+		t.Fatalf("%d results", len(res.Documents))
+	}
+	if o := res.Documents[0].Outcome(); o != report.Valid {
+		t.Errorf("CRD: %v %v", o, res.Documents[0].Errors)
+	}
+	for i, name := range []string{"a", "b"} {
+		d := res.Documents[i+1]
+		if d.Name != name || len(d.Errors) != 1 || d.Errors[0].Error() != "spec: Invalid value: size is immutable" {
+			t.Errorf("%s: %v %v", name, d.Err, d.Errors)
+		}
+	}
+	if res.Documents[2].Namespace != "default" {
+		t.Errorf("namespace of b: %q", res.Documents[2].Namespace)
+	}
+}
