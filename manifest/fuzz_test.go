@@ -147,3 +147,18 @@ func TestParallelMatchesSequential(t *testing.T) {
 		t.Errorf("last index %d, want 299", last.Index)
 	}
 }
+
+// TestLineOfConcurrent looks up lines of List items, which share one lazily parsed source,
+// from several goroutines (run with -race).
+func TestLineOfConcurrent(t *testing.T) {
+	docs := Parse("l.yaml", []byte("kind: List\nitems:\n- kind: A\n  metadata: {name: a}\n- kind: B\n  metadata: {name: b}\n"), Options{})
+	done := make(chan int)
+	for i := range 8 {
+		go func() { done <- docs[i%2].LineOf("metadata.name") }()
+	}
+	for i := range 8 {
+		if got := <-done; got != 4 && got != 6 {
+			t.Errorf("lookup %d: line %d", i, got)
+		}
+	}
+}
