@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"path/filepath"
 	"sort"
 )
 
@@ -51,6 +52,14 @@ func (r *Report) reported(name string, pos token.Position, text, site, reason st
 	c.Reported++
 	c.Reasons[reason]++
 	r.Unpublished = append(r.Unpublished, Unpublished{Pos: pos, Tag: text, Site: site, Reason: reason})
+}
+
+// WriteDetails prints every unpublished tag (file base name and line, site,
+// tag, reason), in generation order.
+func (r *Report) WriteDetails(w io.Writer) {
+	for _, u := range r.Unpublished {
+		fmt.Fprintf(w, "%s:%d: %s: %s: %s\n", filepath.Base(u.Pos.Filename), u.Pos.Line, u.Site, u.Tag, u.Reason)
+	}
 }
 
 // Write prints the per-tag counts and the reasons, sorted by tag name.

@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,14 @@ func (g *gen) report1(t *idl.Tag, s *tagSite, reason string) {
 	}
 }
 
+// noLifecycle is the report reason when lifecycle extensions are off.
+func (g *gen) noLifecycle() string {
+	if g.opts.CRD {
+		return "x-kubernetes-api-lifecycle is not allowed in CRD schemas"
+	}
+	return "x-kubernetes-api-lifecycle disabled (StandardOnly)"
+}
+
 func reasonName(r string) *string {
 	switch r {
 	case "", "Invalid", "FieldValueInvalid":
@@ -81,7 +90,7 @@ func (s *tagSite) parentRule(r schema.ValidationRule) bool {
 }
 
 func (s *tagSite) lifecycle(component string, l schema.Lifecycle) bool {
-	if s.g.opts.StandardOnly {
+	if s.g.opts.StandardOnly || s.g.opts.CRD {
 		return false
 	}
 	if s.target.XAPILifecycle == nil {
@@ -134,7 +143,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if s.lifecycle("declarative-validation", schema.Lifecycle{MinVersion: "v" + since, Status: t.Name}) {
 			pub()
 		} else {
-			g.report.reported(t.Name, t.Pos, t.Text, s.name(), "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+			g.report.reported(t.Name, t.Pos, t.Text, s.name(), g.noLifecycle())
 		}
 		g.apply(t.Payload, s)
 	case "ifEnabled":
@@ -142,7 +151,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if s.lifecycle("kubernetes", schema.Lifecycle{FeatureGate: gate}) {
 			pub()
 		} else {
-			g.report.reported(t.Name, t.Pos, t.Text, s.name(), "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+			g.report.reported(t.Name, t.Pos, t.Text, s.name(), g.noLifecycle())
 		}
 		g.apply(t.Payload, s)
 	case "ifDisabled":
@@ -151,7 +160,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if s.lifecycle("kubernetes", schema.Lifecycle{FeatureGate: t.Value}) {
 			pub()
 		} else {
-			g.report1(t, s, "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+			g.report1(t, s, g.noLifecycle())
 		}
 	case "lifecycle":
 		comp, _ := t.Arg("component")
@@ -162,7 +171,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if s.lifecycle(comp, l) {
 			pub()
 		} else {
-			g.report1(t, s, "x-kubernetes-api-lifecycle disabled (StandardOnly)")
+			g.report1(t, s, g.noLifecycle())
 		}
 	// ---- value validations
 	case "minimum", "maximum":
@@ -248,6 +257,12 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if !s.want(t, "array") {
 			return
 		}
+		if g.opts.CRD {
+			// apiextensions validation: "uniqueItems cannot be set to true
+			// since the runtime complexity becomes quadratic"
+			g.report1(t, s, "uniqueItems is forbidden in CRD schemas; use +listType=set")
+			return
+		}
 		s.target.UniqueItems = t.Value != "false"
 		pub()
 	case "pattern":
@@ -279,8 +294,15 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		// +enum / +k8s:enum without values: the constants of the type
 		// (handled by schemaFor when the tag is on a named type).
 		if len(t.Args) == 0 && s.field != nil && !s.typeLevel && len(s.target.Enum) == 0 {
-			g.report1(t, s, "+enum on a field: put it on the named string type that declares the constants")
-			return
+			// +k8s:enum on a field: the constants of the field's type.
+			vals := fieldConsts(s.field.Type)
+			if len(vals) == 0 {
+				g.report1(t, s, "+enum on a field whose type declares no string constants")
+				return
+			}
+			for _, v := range vals {
+				s.target.Enum = append(s.target.Enum, schema.JSON{Object: v})
+			}
 		}
 		pub()
 	case "title":
@@ -345,6 +367,10 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		*s.target = schema.Props{Description: s.target.Description}
 		pub()
 	case "patchStrategy", "patchMergeKey":
+		if g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-patch-* are not allowed in CRD schemas")
+			return
+		}
 		if s.target.Extra == nil {
 			s.target.Extra = map[string]any{}
 		}
@@ -493,6 +519,28 @@ func typeOf(p *schema.Props) string {
 		return "object"
 	}
 	return p.Type
+}
+
+// fieldConsts returns the sorted string constants of the named type of a
+// field (through pointers and named chains).
+func fieldConsts(r *idl.TypeRef) []string {
+	for r != nil && r.Kind == idl.Pointer {
+		r = r.Elem
+	}
+	for r != nil && r.Kind == idl.Named {
+		var out []string
+		for _, c := range r.Named.Consts {
+			if v, ok := c.Value.(string); ok {
+				out = append(out, v)
+			}
+		}
+		if len(out) > 0 {
+			sort.Strings(out)
+			return out
+		}
+		r = r.Named.Underlying
+	}
+	return nil
 }
 
 func enumValue(v, typ string) any {

@@ -140,7 +140,7 @@ func (g *gen) finishUnions(acc *structAcc) {
 				Rule:    countExpr(names) + " <= 1",
 				Message: "must specify at most one of: " + q,
 			})
-			acc.props.XUnions = append(acc.props.XUnions, schema.Union{Fields: fieldMap(ms, false), ZeroOrOneOf: true})
+			g.unions(acc, schema.Union{Fields: fieldMap(ms, false), ZeroOrOneOf: true})
 			continue
 		}
 		ms := acc.members[key]
@@ -155,7 +155,7 @@ func (g *gen) finishUnions(acc *structAcc) {
 				Rule:              cnt + " == 1",
 				MessageExpression: fmt.Sprintf("%s == 0 ? 'must specify one of: %s' : 'must specify exactly one of: %s'", cnt, q, q),
 			})
-			acc.props.XUnions = append(acc.props.XUnions, schema.Union{Fields: fieldMap(ms, false)})
+			g.unions(acc, schema.Union{Fields: fieldMap(ms, false)})
 			continue
 		}
 		for _, m := range ms {
@@ -165,7 +165,15 @@ func (g *gen) finishUnions(acc *structAcc) {
 				schema.ValidationRule{Rule: fmt.Sprintf("!(%s) || has(self.%s)", sel, m.json), Message: fmt.Sprintf("must be specified when `%s` is %q", d, m.value), FieldPath: "." + m.json},
 			)
 		}
-		acc.props.XUnions = append(acc.props.XUnions, schema.Union{Discriminator: d, Fields: fieldMap(ms, true)})
+		g.unions(acc, schema.Union{Discriminator: d, Fields: fieldMap(ms, true)})
+	}
+}
+
+// unions records x-kubernetes-unions (not in CRD schemas, where
+// apiextensions.k8s.io/v1 does not know the extension).
+func (g *gen) unions(acc *structAcc, u schema.Union) {
+	if !g.opts.CRD {
+		acc.props.XUnions = append(acc.props.XUnions, u)
 	}
 }
 
