@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
@@ -251,42 +250,3 @@ var propsKnownKeys = func() map[string]bool {
 
 type propsAlias Props
 
-// MarshalJSON encodes the schema object with its Extra keys, sorted.
-func (p Props) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(propsAlias(p))
-	if err != nil || len(p.Extra) == 0 {
-		return b, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for k, v := range p.Extra {
-		if propsKnownKeys[k] {
-			continue
-		}
-		e, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		m[k] = e
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(m[k])
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}

@@ -173,3 +173,23 @@ func TestCorpusRawRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestPropsDeepCopyCorpus(t *testing.T) {
+	for name, doc := range corpusCRDs(t) {
+		c, err := ParseCRD(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := c.Spec.Versions[0].Schema.OpenAPIV3Schema
+		a, _ := json.Marshal(p)
+		cp := p.DeepCopy()
+		b, _ := json.Marshal(cp)
+		if string(a) != string(b) {
+			t.Errorf("%s: DeepCopy differs", name)
+		}
+		walkProps(cp, func(s *Props) { s.Description = "changed"; s.Required = nil })
+		if a2, _ := json.Marshal(p); string(a2) != string(a) {
+			t.Errorf("%s: DeepCopy shares state with the original", name)
+		}
+	}
+}

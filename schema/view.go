@@ -1,24 +1,82 @@
 package schema
 
-import (
-	"encoding/json"
-	"fmt"
-)
-
 // DeepCopy returns an independent copy of p, including Extra.
 func (p *Props) DeepCopy() *Props {
 	if p == nil {
 		return nil
 	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		// Props built from JSON always marshals; a Props built in Go with an
-		// unmarshalable Extra value is a programming error.
-		panic(fmt.Sprintf("schema: cannot copy Props: %v", err))
+	q := *p
+	q.Ref = copyStr(p.Ref)
+	if p.Default != nil {
+		q.Default = &JSON{Object: copyJSON(p.Default.Object)}
 	}
-	out := &Props{}
-	if err := json.Unmarshal(b, out); err != nil {
-		panic(fmt.Sprintf("schema: cannot copy Props: %v", err))
+	if p.Example != nil {
+		q.Example = &JSON{Object: copyJSON(p.Example.Object)}
+	}
+	q.Maximum, q.Minimum, q.MultipleOf = copyF(p.Maximum), copyF(p.Minimum), copyF(p.MultipleOf)
+	q.MaxLength, q.MinLength, q.MaxItems = copyI(p.MaxLength), copyI(p.MinLength), copyI(p.MaxItems)
+	q.MinItems, q.MaxProperties, q.MinProperties = copyI(p.MinItems), copyI(p.MaxProperties), copyI(p.MinProperties)
+	if p.Enum != nil {
+		q.Enum = make([]JSON, len(p.Enum))
+		for i := range p.Enum {
+			q.Enum[i] = JSON{Object: copyJSON(p.Enum[i].Object)}
+		}
+	}
+	q.Required = copyStrings(p.Required)
+	if p.Items != nil {
+		q.Items = &PropsOrArray{Schema: p.Items.Schema.DeepCopy(), Schemas: copyPropsList(p.Items.Schemas)}
+	}
+	q.AllOf, q.OneOf, q.AnyOf = copyPropsList(p.AllOf), copyPropsList(p.OneOf), copyPropsList(p.AnyOf)
+	q.Not = p.Not.DeepCopy()
+	q.Properties, q.PatternProperties, q.Definitions = copyPropsMap(p.Properties), copyPropsMap(p.PatternProperties), copyPropsMap(p.Definitions)
+	if p.AdditionalProperties != nil {
+		q.AdditionalProperties = &PropsOrBool{Allows: p.AdditionalProperties.Allows, Schema: p.AdditionalProperties.Schema.DeepCopy()}
+	}
+	if p.AdditionalItems != nil {
+		q.AdditionalItems = &PropsOrBool{Allows: p.AdditionalItems.Allows, Schema: p.AdditionalItems.Schema.DeepCopy()}
+	}
+	if p.Dependencies != nil {
+		q.Dependencies = make(map[string]PropsOrStringList, len(p.Dependencies))
+		for k, d := range p.Dependencies {
+			q.Dependencies[k] = PropsOrStringList{Schema: d.Schema.DeepCopy(), Property: copyStrings(d.Property)}
+		}
+	}
+	if p.ExternalDocs != nil {
+		d := *p.ExternalDocs
+		q.ExternalDocs = &d
+	}
+	if p.XPreserveUnknownFields != nil {
+		b := *p.XPreserveUnknownFields
+		q.XPreserveUnknownFields = &b
+	}
+	q.XListMapKeys, q.XListType, q.XMapType = copyStrings(p.XListMapKeys), copyStr(p.XListType), copyStr(p.XMapType)
+	q.XValidations = copyRules(p.XValidations)
+	x := Extensions{XAPILifecycle: p.XAPILifecycle, XUnions: p.XUnions, XValidationErrors: p.XValidationErrors}.deepCopy()
+	q.XAPILifecycle, q.XUnions, q.XValidationErrors = x.XAPILifecycle, x.XUnions, x.XValidationErrors
+	if p.Extra != nil {
+		q.Extra = copyJSON(p.Extra).(map[string]any)
+	}
+	return &q
+}
+
+func copyPropsList(l []Props) []Props {
+	if l == nil {
+		return nil
+	}
+	out := make([]Props, len(l))
+	for i := range l {
+		out[i] = *l[i].DeepCopy()
+	}
+	return out
+}
+
+func copyPropsMap(m map[string]Props) map[string]Props {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]Props, len(m))
+	for k, v := range m {
+		out[k] = *v.DeepCopy()
 	}
 	return out
 }
