@@ -17,11 +17,40 @@ func (v *Validator) lists(obj value.Value) field.ErrorList {
 	if obj.Kind() != value.KindMap {
 		return nil
 	}
-	return listsObject(v.opts.FieldPath, v.root, obj, 0)
+	w := &lpath{root: v.opts.FieldPath}
+	return w.object(v.root, obj)
 }
 
-func listsObject(p *field.Path, n *node, obj value.Value, depth int) field.ErrorList {
-	if depth > maxValueDepth {
+// lpath is the path of the list walk, built into a field.Path only when an
+// error is reported.
+type lpath struct {
+	root *field.Path
+	segs []seg
+}
+
+func (w *lpath) push(k segKind, name string, idx int) {
+	w.segs = append(w.segs, seg{kind: k, name: name, idx: idx})
+}
+
+func (w *lpath) pop() { w.segs = w.segs[:len(w.segs)-1] }
+
+func (w *lpath) path() *field.Path {
+	p := w.root
+	for _, g := range w.segs {
+		switch g.kind {
+		case segProp:
+			p = p.Child(g.name)
+		case segKey:
+			p = p.Key(g.name)
+		case segIndex:
+			p = p.Index(g.idx)
+		}
+	}
+	return p
+}
+
+func (w *lpath) object(n *node, obj value.Value) field.ErrorList {
+	if len(w.segs) > maxValueDepth {
 		return nil
 	}
 	var errs field.ErrorList
@@ -34,7 +63,9 @@ func listsObject(p *field.Path, n *node, obj value.Value, depth int) field.Error
 		sort.Strings(keys)
 		for _, k := range keys {
 			x, _ := obj.Get(k)
-			errs = append(errs, listsValue(p.Key(k), n.additional, x, depth+1)...)
+			w.push(segKey, k, 0)
+			errs = append(errs, w.value(n.additional, x)...)
+			w.pop()
 		}
 	}
 	for i := range n.props {
@@ -43,35 +74,42 @@ func listsObject(p *field.Path, n *node, obj value.Value, depth int) field.Error
 			continue
 		}
 		if x, ok := obj.Get(pr.name); ok {
-			errs = append(errs, listsValue(p.Child(pr.name), pr.n, x, depth+1)...)
+			w.push(segProp, pr.name, 0)
+			errs = append(errs, w.value(pr.n, x)...)
+			w.pop()
 		}
 	}
 	return errs
 }
 
-func listsValue(p *field.Path, n *node, x value.Value, depth int) field.ErrorList {
+func (w *lpath) value(n *node, x value.Value) field.ErrorList {
 	switch x.Kind() {
 	case value.KindList:
-		return listsArray(p, n, x, depth)
+		return w.array(n, x)
 	case value.KindMap:
-		return listsObject(p, n, x, depth)
+		return w.object(n, x)
 	}
 	return nil
 }
 
-func listsArray(p *field.Path, n *node, x value.Value, depth int) field.ErrorList {
+func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 	var errs field.ErrorList
 	switch n.listType {
 	case "set":
-		for _, i := range nonUnique(x.Len(), func(i int) value.Value { return x.Index(i) }) {
-			errs = append(errs, field.Duplicate(p.Index(i), x.Index(i).Unstructured()))
+		if dup := nonUnique(x.Len(), func(i int) value.Value { return x.Index(i) }); len(dup) > 0 {
+			p := w.path()
+			for _, i := range dup {
+				errs = append(errs, field.Duplicate(p.Index(i), x.Index(i).Unstructured()))
+			}
 		}
 	case "map":
-		errs = append(errs, listMapDuplicates(p, n, x)...)
+		errs = append(errs, listMapDuplicates(w, n, x)...)
 	}
 	if n.items != nil && n.items.listBelow {
 		for i := 0; i < x.Len(); i++ {
-			errs = append(errs, listsValue(p.Index(i), n.items, x.Index(i), depth+1)...)
+			w.push(segIndex, "", i)
+			errs = append(errs, w.value(n.items, x.Index(i))...)
+			w.pop()
 		}
 	}
 	return errs
@@ -85,10 +123,26 @@ func nonUnique(n int, at func(int) value.Value) []int {
 		return nil
 	}
 	var out []int
-	strs := make(map[string]int, n)
+	var strs map[string]int
 	for i := 0; i < n; i++ {
 		it := at(i)
 		if it.Kind() == value.KindString {
+			if n <= 16 {
+				// Small lists: compare in place, without a map.
+				times := 0
+				for j := 0; j < i; j++ {
+					if y := at(j); y.Kind() == value.KindString && y.Str() == it.Str() {
+						times++
+					}
+				}
+				if times == 1 {
+					out = append(out, i)
+				}
+				continue
+			}
+			if strs == nil {
+				strs = make(map[string]int, n)
+			}
 			if strs[it.Str()]++; strs[it.Str()] == 2 {
 				out = append(out, i)
 			}
@@ -158,11 +212,11 @@ func jsonEqual(a, b value.Value) bool {
 
 // listMapDuplicates is validateListMap: items must be objects (or null),
 // and items whose key fields are equal (absent keys included) repeat.
-func listMapDuplicates(p *field.Path, n *node, x value.Value) field.ErrorList {
+func listMapDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 	size := x.Len()
 	for i := 0; i < size; i++ {
 		if k := x.Index(i).Kind(); k != value.KindMap && k != value.KindNull {
-			return field.ErrorList{field.Invalid(p.Index(i), x.Index(i).Unstructured(), "must be an object for an array of list-type map")}
+			return field.ErrorList{field.Invalid(w.path().Index(i), x.Index(i).Unstructured(), "must be an object for an array of list-type map")}
 		}
 	}
 	if size <= 1 {
@@ -170,22 +224,14 @@ func listMapDuplicates(p *field.Path, n *node, x value.Value) field.ErrorList {
 	}
 	if len(n.mapKeys) == 1 {
 		key := n.mapKeys[0]
-		type kv struct {
-			v       value.Value
-			present bool
-		}
-		keys := make([]kv, size)
+		keyAt := func(i int) (value.Value, bool) { return x.Index(i).Get(key) }
+		var seen []int
 		for i := 0; i < size; i++ {
-			if v, ok := x.Index(i).Get(key); ok {
-				keys[i] = kv{v, true}
-			}
-		}
-		var errs field.ErrorList
-		seen := make([]int, 0, 2)
-		for i := 0; i < size; i++ {
+			ki, pi := keyAt(i)
 			times := 0
 			for j := 0; j < i; j++ {
-				if keys[j].present == keys[i].present && (!keys[i].present || setEqual(keys[i].v, keys[j].v)) {
+				kj, pj := keyAt(j)
+				if pj == pi && (!pi || setEqual(ki, kj)) {
 					times++
 				}
 			}
@@ -193,11 +239,17 @@ func listMapDuplicates(p *field.Path, n *node, x value.Value) field.ErrorList {
 				seen = append(seen, i)
 			}
 		}
+		if len(seen) == 0 {
+			return nil
+		}
+		p := w.path()
+		var errs field.ErrorList
 		for _, i := range seen {
-			if !keys[i].present {
+			k, present := keyAt(i)
+			if !present {
 				errs = append(errs, field.Duplicate(p.Index(i), map[string]any{}))
 			} else {
-				errs = append(errs, field.Duplicate(p.Index(i), map[string]any{key: keys[i].v.Unstructured()}))
+				errs = append(errs, field.Duplicate(p.Index(i), map[string]any{key: k.Unstructured()}))
 			}
 		}
 		return errs
@@ -215,7 +267,7 @@ func listMapDuplicates(p *field.Path, n *node, x value.Value) field.ErrorList {
 	}
 	var errs field.ErrorList
 	for _, i := range nonUnique(size, func(i int) value.Value { return value.Of(keyMaps[i]) }) {
-		errs = append(errs, field.Duplicate(p.Index(i), keyMaps[i]))
+		errs = append(errs, field.Duplicate(w.path().Index(i), keyMaps[i]))
 	}
 	return errs
 }

@@ -58,6 +58,9 @@ func (v *Validator) typeMeta(obj value.Value) field.ErrorList {
 // validated with the DNS-subdomain name rule on create, and with the update
 // rules (immutable name, namespace, ...) on update.
 func (v *Validator) rootMeta(ctx context.Context, obj, old value.Value, update bool) field.ErrorList {
+	if v.metaFastValid(obj, old, update) {
+		return nil
+	}
 	meta, errs := rootObjectMeta(obj)
 	if len(errs) > 0 {
 		return errs
