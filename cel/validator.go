@@ -31,7 +31,7 @@ import (
 type Validator struct {
 	root *node
 	// schema is the root schema, for correlating old and new objects.
-	schema *schema.Structural
+	schema *model.Structural
 }
 
 type node struct {
@@ -41,6 +41,8 @@ type node struct {
 	additionalProperties *node
 
 	schema *schema.Structural
+	// adaptor is schema as a common.Schema (for map-list correlation).
+	adaptor common.Schema
 	// activationSchema is schema, with apiVersion, kind and metadata
 	// ensured at resource roots, used to convert values.
 	activationSchema common.Schema
@@ -69,7 +71,7 @@ func NewValidator(s *schema.Structural, isResourceRoot bool, opts Options) (*Val
 	if !opts.SkipCheck {
 		errs = CheckSchema(s, opts.FieldPath, opts)
 	}
-	v := &Validator{schema: s}
+	v := &Validator{schema: &model.Structural{Structural: s}}
 	if !hasXValidations(s) {
 		return v, errs
 	}
@@ -159,7 +161,11 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 	if isResourceRoot {
 		as = model.WithTypeAndObjectMeta(nodeSchema)
 	}
-	n.activationSchema = &model.Structural{Structural: as}
+	n.adaptor = &model.Structural{Structural: nodeSchema}
+	n.activationSchema = n.adaptor
+	if as != nodeSchema {
+		n.activationSchema = &model.Structural{Structural: as}
+	}
 	return n
 }
 
@@ -206,7 +212,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 	}
 	var r ratchet
 	if oldObj != nil && !isNilValue(oldObj) {
-		r.current = common.NewCorrelatedObject(obj, oldObj, &model.Structural{Structural: v.schema})
+		r.current = common.NewCorrelatedObject(obj, oldObj, v.schema)
 	}
 	e := evaluation{ctx: ctx}
 	errs, remainingBudget = e.validate(v.root, fldPath, obj, oldObj, r, costBudget)
@@ -357,7 +363,7 @@ func (e *evaluation) validateArray(n *node, fldPath *field.Path, obj, oldObj []a
 	}
 	// only map lists correlate items with old items; for other lists
 	// MakeMapList returns a list whose Get always returns nil
-	oldItems := common.MakeMapList(&model.Structural{Structural: n.schema}, oldObj)
+	oldItems := common.MakeMapList(n.adaptor, oldObj)
 	for i := range obj {
 		var ierrs field.ErrorList
 		ierrs, remaining = e.validate(n.items, fldPath.Index(i), obj[i], oldItems.Get(obj[i]), r.index(i), remaining)

@@ -7,6 +7,8 @@
 package model
 
 import (
+	"sync/atomic"
+
 	apimachineryvalidation "k8s.io/apimachinery/pkg/util/validation"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
@@ -19,14 +21,24 @@ var (
 	_ common.SchemaOrBool = (*StructuralOrBool)(nil)
 )
 
-// Structural wraps a *schema.Structural as a common.Schema.
+// Structural wraps a *schema.Structural as a common.Schema. It caches the
+// adaptors of its children, so a Structural kept across evaluations (as
+// the validator keeps its roots) makes value conversion allocation-free for
+// the schema side; the apiserver's adaptor rebuilds the property map on
+// every field access.
 type Structural struct {
 	Structural *schema.Structural
+
+	props atomic.Pointer[map[string]common.Schema]
+	items atomic.Pointer[Structural]
+	addl  atomic.Pointer[StructuralOrBool]
 }
 
 // StructuralOrBool wraps additionalProperties as a common.SchemaOrBool.
 type StructuralOrBool struct {
 	StructuralOrBool *schema.StructuralOrBool
+
+	schema atomic.Pointer[Structural]
 }
 
 // Schema returns the additionalProperties schema or nil.
@@ -34,7 +46,12 @@ func (sb *StructuralOrBool) Schema() common.Schema {
 	if sb.StructuralOrBool.Structural == nil {
 		return nil
 	}
-	return &Structural{Structural: sb.StructuralOrBool.Structural}
+	if s := sb.schema.Load(); s != nil {
+		return s
+	}
+	s := &Structural{Structural: sb.StructuralOrBool.Structural}
+	sb.schema.Store(s)
+	return s
 }
 
 // Allows reports additionalProperties: true (or a schema).
@@ -64,7 +81,12 @@ func (s *Structural) Items() common.Schema {
 	if s.Structural.Items == nil {
 		return nil
 	}
-	return &Structural{Structural: s.Structural.Items}
+	if it := s.items.Load(); it != nil {
+		return it
+	}
+	it := &Structural{Structural: s.Structural.Items}
+	s.items.Store(it)
+	return it
 }
 
 // Properties returns the property schemas (copies, as the apiserver's
@@ -73,11 +95,15 @@ func (s *Structural) Properties() map[string]common.Schema {
 	if s.Structural.Properties == nil {
 		return nil
 	}
+	if p := s.props.Load(); p != nil {
+		return *p
+	}
 	res := make(map[string]common.Schema, len(s.Structural.Properties))
 	for n, prop := range s.Structural.Properties {
 		p := prop
 		res[n] = &Structural{Structural: &p}
 	}
+	s.props.Store(&res)
 	return res
 }
 
@@ -86,7 +112,12 @@ func (s *Structural) AdditionalProperties() common.SchemaOrBool {
 	if s.Structural.AdditionalProperties == nil {
 		return nil
 	}
-	return &StructuralOrBool{StructuralOrBool: s.Structural.AdditionalProperties}
+	if a := s.addl.Load(); a != nil {
+		return a
+	}
+	a := &StructuralOrBool{StructuralOrBool: s.Structural.AdditionalProperties}
+	s.addl.Store(a)
+	return a
 }
 
 // Default returns the default value (nil when unset).

@@ -1,0 +1,87 @@
+package cel
+
+import (
+	"context"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// benchObjects returns the Gateway API example objects of one kind with
+// their experimental CRD schema.
+func benchObjects(b *testing.B, kind string) (*Validator, []map[string]any) {
+	b.Helper()
+	schemas := experimentalSchemas(b)
+	var v *Validator
+	var objs []map[string]any
+	for _, ex := range gatewayExamples(b) {
+		k := gvkOf(ex.obj)
+		if k.kind != kind || k.version != "v1" {
+			continue
+		}
+		s := schemas[k]
+		if v == nil {
+			v, _ = NewValidator(s, true, Options{SkipCheck: true})
+		}
+		applyDefaults(ex.obj, s)
+		objs = append(objs, ex.obj)
+	}
+	if len(objs) == 0 {
+		b.Skip("no examples")
+	}
+	return v, objs
+}
+
+func benchValidate(b *testing.B, kind string, update bool) {
+	v, objs := benchObjects(b, kind)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		o := objs[i%len(objs)]
+		var old any
+		if update {
+			old = o
+		}
+		if errs, _ := v.Validate(ctx, nil, o, old, RuntimeCELCostBudget); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}
+
+// BenchmarkValidateHTTPRoute evaluates the experimental HTTPRoute CRD's
+// rules on the Gateway API HTTPRoute examples (create).
+func BenchmarkValidateHTTPRoute(b *testing.B) { benchValidate(b, "HTTPRoute", false) }
+
+// BenchmarkValidateHTTPRouteUpdate is the same as an update from an equal
+// object (transition rules and ratcheting correlation).
+func BenchmarkValidateHTTPRouteUpdate(b *testing.B) { benchValidate(b, "HTTPRoute", true) }
+
+// BenchmarkValidateGateway evaluates the experimental Gateway CRD's rules
+// on the Gateway examples.
+func BenchmarkValidateGateway(b *testing.B) { benchValidate(b, "Gateway", false) }
+
+// BenchmarkNewValidatorHTTPRoute compiles every rule of the experimental
+// HTTPRoute v1 schema.
+func BenchmarkNewValidatorHTTPRoute(b *testing.B) {
+	s := experimentalSchemas(b)[gvk{"gateway.networking.k8s.io", "v1", "HTTPRoute"}]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		NewValidator(s, true, Options{SkipCheck: true})
+	}
+}
+
+// BenchmarkCheckSchemaHTTPRoute runs the CRD-time checks (compile and cost
+// estimation) of the experimental HTTPRoute v1 schema.
+func BenchmarkCheckSchemaHTTPRoute(b *testing.B) {
+	s := experimentalSchemas(b)[gvk{"gateway.networking.k8s.io", "v1", "HTTPRoute"}]
+	fp := field.NewPath("spec", "versions").Index(0).Child("schema", "openAPIV3Schema")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if errs := CheckSchema(s, fp, Options{}); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}
