@@ -3,9 +3,11 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -39,18 +41,41 @@ func corpusCRDs(t testing.TB) map[string][]byte {
 	return docs
 }
 
-func TestCorpusCRDsConvertAndRoundTrip(t *testing.T) {
+var (
+	corpusOnce   sync.Once
+	corpusParsed map[string]*CRD
+	corpusErr    error
+)
+
+// parsedCorpusCRDs parses the corpus CRDs once for all tests; the CRDs must
+// not be modified.
+func parsedCorpusCRDs(t testing.TB) map[string]*CRD {
+	t.Helper()
 	docs := corpusCRDs(t)
+	corpusOnce.Do(func() {
+		corpusParsed = map[string]*CRD{}
+		for name, doc := range docs {
+			c, err := ParseCRD(doc)
+			if err != nil {
+				corpusErr = fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			corpusParsed[name] = c
+		}
+	})
+	if corpusErr != nil {
+		t.Fatal(corpusErr)
+	}
+	return corpusParsed
+}
+
+func TestCorpusCRDsConvertAndRoundTrip(t *testing.T) {
+	docs := parsedCorpusCRDs(t)
 	if len(docs) < 50 {
 		t.Fatalf("found only %d CRDs in the corpus", len(docs))
 	}
 	versions := 0
-	for name, doc := range docs {
-		c, err := ParseCRD(doc)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
+	for name, c := range docs {
 		for _, v := range c.Spec.Versions {
 			s, err := v.Structural()
 			if err != nil {

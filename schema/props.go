@@ -249,4 +249,3 @@ var propsKnownKeys = func() map[string]bool {
 }()
 
 type propsAlias Props
-

@@ -101,11 +101,7 @@ func TestSkeleton(t *testing.T) {
 // validation left and keeps the property tree; Unfold leaves the schema
 // structural; ToV2 leaves no junctor.
 func TestTransformsCorpus(t *testing.T) {
-	for name, doc := range corpusCRDs(t) {
-		c, err := ParseCRD(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name, c := range parsedCorpusCRDs(t) {
 		for _, v := range c.Spec.Versions {
 			s, err := v.Structural()
 			if err != nil {
@@ -175,11 +171,7 @@ func TestCorpusRawRoundTrip(t *testing.T) {
 }
 
 func TestPropsDeepCopyCorpus(t *testing.T) {
-	for name, doc := range corpusCRDs(t) {
-		c, err := ParseCRD(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name, c := range parsedCorpusCRDs(t) {
 		p := c.Spec.Versions[0].Schema.OpenAPIV3Schema
 		a, _ := json.Marshal(p)
 		cp := p.DeepCopy()
