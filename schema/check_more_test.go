@@ -1,0 +1,126 @@
+package schema
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+const crdHead = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+`
+
+func TestCheckDocumentBadInput(t *testing.T) {
+	for _, tc := range []struct{ name, doc, wantErr, wantField string }{
+		{"malformed", "kind: [", "in.yaml: ", ""},
+		{"not a CRD", "apiVersion: v1\nkind: ConfigMap\n", `in.yaml: not a CustomResourceDefinition: apiVersion "v1", kind "ConfigMap"`, ""},
+		{"v1beta1", "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n", "in.yaml: apiextensions.k8s.io/v1beta1 CustomResourceDefinitions are not supported", ""},
+		{"wrong type", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {versions: 3}\n", "in.yaml: decoding CustomResourceDefinition", ""},
+		{"no schema", strings.TrimSuffix(crdHead, "    schema:\n      openAPIV3Schema:\n"), "", "spec.versions[0].schema.openAPIV3Schema: Required value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			errs, _, err := CheckDocument("in.yaml", []byte(tc.doc), CheckOptions{})
+			if tc.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+					t.Errorf("error %v, want prefix %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || len(errs) != 1 || errs[0].Error() != tc.wantField {
+				t.Errorf("got %v %v, want %q", errs, err, tc.wantField)
+			}
+		})
+	}
+}
+
+// TestCheckWarnings: the CRD strategy's WarningsOnCreate texts
+// (apiextensions-apiserver pkg/registry/customresourcedefinition/strategy.go)
+// and unknown schema keys with strict-decoding paths (a node's own keys
+// before its children's, as the decoder meets them).
+func TestCheckWarnings(t *testing.T) {
+	doc := crdHead + `        type: object
+        x-kubernetes-foo: 1
+        properties:
+          a: {type: string, format: bogus}
+          b: {type: string, format: date-time}
+          c: {type: integer, format: int-or-string}
+          d: {type: string, format: bogus}
+          e:
+            type: array
+            x-kubernetes-list-type: set
+            items: {type: object, x-kubernetes-map-type: atomic, x-kubernetes-strip-zero: true}
+`
+	errs, warnings, err := CheckDocument("w.yaml", []byte(doc), CheckOptions{})
+	if err != nil || len(errs) != 0 {
+		t.Fatalf("%v %v", err, errs)
+	}
+	want := []string{
+		`unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`,
+		`unknown field "spec.versions[0].schema.openAPIV3Schema.properties.e.items.x-kubernetes-strip-zero"`,
+		`unrecognized format "bogus"`,
+		`unrecognized format "int-or-string"`,
+		`x-kubernetes-list-type: set for items of type "object" is not supported by server-side apply or CEL validation rules`,
+	}
+	if !reflect.DeepEqual(warnings, want) {
+		t.Errorf("warnings\n%q\nwant\n%q", warnings, want)
+	}
+	errs, warnings, _ = CheckDocument("w.yaml", []byte(doc), CheckOptions{StrictUnknownFields: true})
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`) || len(warnings) != 3 {
+		t.Errorf("strict: %v %q", errs, warnings)
+	}
+}
+
+// TestCheckHooks: ValidateDefaults and ValidateSchema run only on
+// structural schemas, with the openAPIV3Schema path, in the apiserver's
+// order (defaults first; CEL only when defaults pass and no schema error).
+func TestCheckHooks(t *testing.T) {
+	var calls []string
+	opts := CheckOptions{
+		ValidateDefaults: func(s *Structural, p *field.Path) field.ErrorList {
+			calls = append(calls, "defaults "+p.String())
+			if _, ok := s.Properties["baddefault"]; ok {
+				return field.ErrorList{field.Invalid(p.Child("properties").Key("baddefault").Child("default"), 1, "bad")}
+			}
+			return nil
+		},
+		ValidateSchema: func(s *Structural, p *field.Path) field.ErrorList {
+			calls = append(calls, "cel "+p.String())
+			return field.ErrorList{field.Invalid(p.Child("x-kubernetes-validations").Index(0).Child("rule"), "x", "compile error")}
+		},
+	}
+	for _, tc := range []struct {
+		name, schema string
+		calls        []string
+		errs         int
+	}{
+		{"structural", "        type: object\n", []string{"defaults spec.validation.openAPIV3Schema", "cel spec.validation.openAPIV3Schema"}, 1},
+		{"non-structural", "        type: object\n        properties: {a: {}}\n", nil, 1},
+		{"bad default", "        type: object\n        properties: {baddefault: {type: integer, default: 1}}\n", []string{"defaults spec.validation.openAPIV3Schema"}, 1},
+		{"schema error", "        type: object\n        properties: {a: {type: string, uniqueItems: true}}\n", []string{"defaults spec.validation.openAPIV3Schema"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls = nil
+			errs, _, err := CheckDocument("h.yaml", []byte(crdHead+tc.schema), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(calls, tc.calls) || len(errs) != tc.errs {
+				t.Errorf("calls %q errs %v", calls, errs)
+			}
+		})
+	}
+}
