@@ -1,0 +1,181 @@
+// Package builtin embeds the schemas of the Kubernetes built-in types, one
+// data file per Kubernetes minor version (data/v1.<minor>.json.gz), generated
+// by kdv itself from k8s.io/api with kdv.dev/generate/openapi (go generate;
+// TestDataUpToDate fails when regenerating would change a file).
+//
+// Lookup returns a kind's structural schema with every $ref resolved, the
+// form kdv's CRD validator takes: metadata is the ObjectMeta schema,
+// IntOrString is x-kubernetes-int-or-string, Quantity is
+// x-kubernetes-int-or-string without anyOf (the apiserver accepts numbers
+// such as 0.5), RawExtension preserves unknown fields. It mirrors the role
+// of kubectl-validate's builtin schemas.
+package builtin
+
+//go:generate go run ./internal/cmd/gen -minor 37 -out data/v1.37.json.gz
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"kdv.dev/builtin/internal/gendata"
+	"kdv.dev/generate/openapi"
+	"kdv.dev/schema"
+)
+
+//go:embed data/*.json.gz
+var dataFS embed.FS
+
+// Kind is one built-in kind of a Kubernetes minor version.
+type Kind struct {
+	schema.GroupVersionKind
+	// Namespaced is false for cluster-scoped kinds. Source: the
+	// +genclient:nonNamespaced tags of k8s.io/api ("<Kind>List" takes its
+	// item's scope; metav1 kinds such as Status are cluster-scoped).
+	Namespaced bool
+}
+
+type version struct {
+	once    sync.Once
+	err     error
+	data    *gendata.Data
+	byGVK   map[schema.GroupVersionKind]gendata.Kind
+	mu      sync.Mutex
+	structs map[schema.GroupVersionKind]*schema.Structural
+	props   map[schema.GroupVersionKind]*schema.Props
+}
+
+var versions = func() map[int]*version {
+	m := map[int]*version{}
+	entries, _ := dataFS.ReadDir("data")
+	for _, e := range entries {
+		s := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "v1."), ".json.gz")
+		if n, err := strconv.Atoi(s); err == nil {
+			m[n] = &version{}
+		}
+	}
+	return m
+}()
+
+// Versions returns the Kubernetes minor versions with embedded schemas,
+// ascending (37 is Kubernetes 1.37).
+func Versions() []int {
+	out := make([]int, 0, len(versions))
+	for n := range versions {
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func get(minor int) (*version, error) {
+	v, ok := versions[minor]
+	if !ok {
+		return nil, fmt.Errorf("no built-in schemas for Kubernetes 1.%d (have %v)", minor, Versions())
+	}
+	v.once.Do(func() {
+		b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
+		if err != nil {
+			v.err = err
+			return
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			v.err = err
+			return
+		}
+		j, err := io.ReadAll(zr)
+		if err != nil {
+			v.err = err
+			return
+		}
+		var d gendata.Data
+		if err := json.Unmarshal(j, &d); err != nil {
+			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
+			return
+		}
+		v.data = &d
+		v.byGVK = map[schema.GroupVersionKind]gendata.Kind{}
+		for _, k := range d.Kinds {
+			v.byGVK[k.GroupVersionKind] = k
+		}
+		v.structs = map[schema.GroupVersionKind]*schema.Structural{}
+		v.props = map[schema.GroupVersionKind]*schema.Props{}
+	})
+	return v, v.err
+}
+
+// Kinds lists the built-in kinds of a Kubernetes minor version, sorted by
+// group, version and kind.
+func Kinds(minor int) ([]Kind, error) {
+	v, err := get(minor)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Kind, 0, len(v.data.Kinds))
+	for _, k := range v.data.Kinds {
+		out = append(out, Kind{GroupVersionKind: k.GroupVersionKind, Namespaced: k.Namespaced})
+	}
+	return out, nil
+}
+
+// Props returns a kind's resolved schema object (no $ref left), as
+// generate/openapi.Resolve produces it. The result is shared: do not
+// modify it.
+func Props(minor int, gvk schema.GroupVersionKind) (*schema.Props, error) {
+	v, err := get(minor)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.propsLocked(minor, gvk)
+}
+
+func (v *version) propsLocked(minor int, gvk schema.GroupVersionKind) (*schema.Props, error) {
+	if p, ok := v.props[gvk]; ok {
+		return p, nil
+	}
+	k, ok := v.byGVK[gvk]
+	if !ok {
+		return nil, fmt.Errorf("%s is not a built-in kind of Kubernetes 1.%d", gvk, minor)
+	}
+	p, err := openapi.Resolve(v.data.Schemas, k.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", gvk, err)
+	}
+	v.props[gvk] = p
+	return p, nil
+}
+
+// Lookup returns the structural schema of a built-in kind of Kubernetes
+// 1.<minor>. The result is shared and cached: do not modify it. It fails
+// for unknown versions and kinds.
+func Lookup(minor int, gvk schema.GroupVersionKind) (*schema.Structural, error) {
+	v, err := get(minor)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if s, ok := v.structs[gvk]; ok {
+		return s, nil
+	}
+	p, err := v.propsLocked(minor, gvk)
+	if err != nil {
+		return nil, err
+	}
+	s, err := schema.NewStructural(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", gvk, err)
+	}
+	v.structs[gvk] = s
+	return s, nil
+}

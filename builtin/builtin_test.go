@@ -1,0 +1,125 @@
+package builtin
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"kdv.dev/builtin/internal/gendata"
+	"kdv.dev/schema"
+)
+
+func TestVersions(t *testing.T) {
+	vs := Versions()
+	if len(vs) == 0 || vs[len(vs)-1] != 37 {
+		t.Fatalf("versions %v", vs)
+	}
+	if _, err := Lookup(12, schema.GroupVersionKind{Version: "v1", Kind: "Pod"}); err == nil {
+		t.Error("1.12 should be unknown")
+	}
+}
+
+func TestKindsAndScope(t *testing.T) {
+	kinds, err := Kinds(37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kinds) < 300 {
+		t.Errorf("only %d kinds", len(kinds))
+	}
+	scope := map[schema.GroupVersionKind]bool{}
+	for _, k := range kinds {
+		scope[k.GroupVersionKind] = k.Namespaced
+	}
+	// Scopes as the apiserver serves them (kubectl api-resources).
+	for _, c := range []struct {
+		g, v, k    string
+		namespaced bool
+	}{
+		{"", "v1", "Pod", true}, {"", "v1", "PodList", true}, {"", "v1", "ConfigMap", true},
+		{"", "v1", "Node", false}, {"", "v1", "Namespace", false}, {"", "v1", "PersistentVolume", false},
+		{"", "v1", "NamespaceList", false}, {"apps", "v1", "Deployment", true},
+		{"rbac.authorization.k8s.io", "v1", "ClusterRole", false}, {"rbac.authorization.k8s.io", "v1", "Role", true},
+		{"storage.k8s.io", "v1", "StorageClass", false}, {"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration", false},
+		{"networking.k8s.io", "v1", "IngressClass", false}, {"networking.k8s.io", "v1", "Ingress", true},
+		{"scheduling.k8s.io", "v1", "PriorityClass", false}, {"certificates.k8s.io", "v1", "CertificateSigningRequest", false},
+		{"batch", "v1", "CronJob", true}, {"coordination.k8s.io", "v1", "Lease", true},
+	} {
+		gvk := schema.GroupVersionKind{Group: c.g, Version: c.v, Kind: c.k}
+		ns, ok := scope[gvk]
+		if !ok {
+			t.Errorf("%s missing", gvk)
+			continue
+		}
+		if ns != c.namespaced {
+			t.Errorf("%s namespaced=%v, want %v", gvk, ns, c.namespaced)
+		}
+	}
+}
+
+func TestLookupStructural(t *testing.T) {
+	s, err := Lookup(37, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := s.Properties["metadata"]
+	if md.Type != "object" || md.Properties["name"].Type != "string" || md.Properties["labels"].AdditionalProperties == nil {
+		t.Errorf("metadata is not ObjectMeta: %+v", md.Generic)
+	}
+	spec := s.Properties["spec"]
+	if spec.Properties["replicas"].Type != "integer" {
+		t.Errorf("spec.replicas: %+v", spec.Properties["replicas"].Generic)
+	}
+	tmpl := spec.Properties["template"].Properties["spec"].Properties["containers"]
+	if tmpl.Items == nil || tmpl.XListType == nil || *tmpl.XListType != "map" {
+		t.Errorf("containers: %+v", tmpl.Extensions)
+	}
+	res := tmpl.Items.Properties["resources"].Properties["limits"].AdditionalProperties.Structural
+	if !res.XIntOrString || res.ValueValidation != nil && len(res.ValueValidation.AnyOf) > 0 {
+		t.Errorf("Quantity: %+v", res)
+	}
+	port := tmpl.Items.Properties["ports"].Items.Properties["containerPort"]
+	if port.Type != "integer" {
+		t.Errorf("containerPort %+v", port.Generic)
+	}
+	strat := spec.Properties["strategy"].Properties["rollingUpdate"].Properties["maxSurge"]
+	if !strat.XIntOrString || strat.ValueValidation == nil || len(strat.ValueValidation.AnyOf) != 2 {
+		t.Errorf("IntOrString: %+v", strat)
+	}
+	// every kind converts to a structural schema
+	kinds, _ := Kinds(37)
+	for _, k := range kinds {
+		if _, err := Lookup(37, k.GroupVersionKind); err != nil {
+			t.Errorf("%s: %v", k.GroupVersionKind, err)
+		}
+	}
+}
+
+// TestDataUpToDate fails when regenerating data/v1.37.json.gz from the
+// k8s.io/api in go.mod would change it (run go generate ./builtin/).
+func TestDataUpToDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("regenerates from k8s.io/api")
+	}
+	got, err := gendata.Build("", 37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("data/v1.37.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("data/v1.37.json.gz is stale: run go generate ./builtin/")
+	}
+}
+
+func BenchmarkLookupPod(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		v := &version{}
+		versions[37] = v
+		if _, err := Lookup(37, schema.GroupVersionKind{Version: "v1", Kind: "Pod"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+// Package gendata builds the embedded built-in schema data of package
+// builtin from k8s.io/api with kdv's own generator.
+package gendata
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+
+	"kdv.dev/generate/openapi"
+	"kdv.dev/idl"
+	"kdv.dev/schema"
+)
+
+// Data is the decoded form of one data/v1.<minor>.json.gz file.
+type Data struct {
+	// Minor is the Kubernetes minor version; Source the k8s.io/api module
+	// version the data was generated from.
+	Minor  int    `json:"minor"`
+	Source string `json:"source"`
+	// Kinds are every kind with its definition name, sorted by group,
+	// version, kind.
+	Kinds []Kind `json:"kinds"`
+	// Schemas are the published definitions of all group-versions
+	// (components.schemas), $refs unresolved.
+	Schemas map[string]*schema.Props `json:"schemas"`
+}
+
+// Kind is one built-in kind.
+type Kind struct {
+	schema.GroupVersionKind
+	// Namespaced is false for cluster-scoped kinds (see Build).
+	Namespaced bool   `json:"namespaced"`
+	Definition string `json:"definition"`
+}
+
+// Build loads k8s.io/api/... in the Go module at dir (its go.mod pins the
+// k8s.io/api version) and returns the gzip-compressed data file for minor.
+//
+// Scope: k8s.io/api types carry +genclient:nonNamespaced on cluster-scoped
+// resources (the tag client-gen uses to build cluster-scoped clients);
+// "<Kind>List" kinds take their item kind's scope; kinds without a
+// +genclient tag (options, reviews, subresources such as Scale or
+// Eviction) are namespaced unless their item kind says otherwise, and
+// metav1's kinds are marked cluster-scoped. This is the static source of
+// scope; k8s.io/api has no other.
+func Build(dir string, minor int) ([]byte, error) {
+	u, err := idl.Load(idl.Options{Dir: dir}, "k8s.io/api/...")
+	if err != nil {
+		return nil, err
+	}
+	res, err := openapi.Generate(u, openapi.Options{})
+	if err != nil {
+		return nil, err
+	}
+	src, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "k8s.io/api").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -m k8s.io/api: %w", err)
+	}
+	d := Data{Minor: minor, Source: strings.TrimSpace(string(src)), Schemas: map[string]*schema.Props{}}
+	scope := map[string]bool{} // group/version/Kind -> namespaced
+	for _, doc := range res.Documents {
+		for name, p := range doc.Schemas {
+			d.Schemas[name] = p
+		}
+		for _, k := range doc.Kinds {
+			scope[doc.GroupVersion()+"/"+k.Kind] = k.Namespaced
+		}
+	}
+	for _, doc := range res.Documents {
+		for _, k := range doc.Kinds {
+			ns := k.Namespaced
+			if item, ok := strings.CutSuffix(k.Kind, "List"); ok {
+				if v, ok := scope[doc.GroupVersion()+"/"+item]; ok {
+					ns = v
+				}
+			}
+			if strings.HasPrefix(k.Definition, "io.k8s.apimachinery.") {
+				ns = false
+			}
+			d.Kinds = append(d.Kinds, Kind{GroupVersionKind: schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, Namespaced: ns, Definition: k.Definition})
+		}
+	}
+	sort.Slice(d.Kinds, func(i, j int) bool {
+		a, b := d.Kinds[i], d.Kinds[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		if a.Version != b.Version {
+			return a.Version < b.Version
+		}
+		return a.Kind < b.Kind
+	})
+	j, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if _, err := zw.Write(j); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
