@@ -582,3 +582,36 @@ func TestBlockingError(t *testing.T) {
 		t.Errorf("not blocked: %q", errStrings(got))
 	}
 }
+
+// TestDeterministicOrder: errors come in sorted key order (the apiserver's
+// order is Go map order, i.e. random), so output is reproducible.
+func TestDeterministicOrder(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+			m:
+				type: object
+				additionalProperties: {type: integer, x-kubernetes-validations: [{rule: "self > 0", message: "must be positive"}]}
+			z: {type: integer, x-kubernetes-validations: [{rule: "self > 0"}]}
+			a: {type: integer, x-kubernetes-validations: [{rule: "self > 0"}]}
+		`)
+	v, _ := NewValidator(s, true, Options{SkipCheck: true})
+	obj := yamlObj(t, `{z: 0, a: 0, m: {c: 0, a: 0, b: 0}}`)
+	want := []string{
+		"a: Invalid value: 0: failed rule: self > 0",
+		"m[a]: Invalid value: 0: must be positive",
+		"m[b]: Invalid value: 0: must be positive",
+		"m[c]: Invalid value: 0: must be positive",
+		"z: Invalid value: 0: failed rule: self > 0",
+	}
+	for i := 0; i < 5; i++ {
+		errs, _ := v.Validate(context.Background(), nil, obj, nil, RuntimeCELCostBudget)
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.Error())
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %q", got)
+		}
+	}
+}

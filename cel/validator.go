@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 
 	celgo "github.com/google/cel-go/cel"
@@ -37,6 +38,7 @@ type Validator struct {
 type node struct {
 	items                *node
 	properties           map[string]*node
+	propertyNames        []string // sorted keys of properties
 	allOf                []*node
 	additionalProperties *node
 
@@ -151,6 +153,10 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 	if len(compiled) == 0 && err == nil && n.items == nil && n.additionalProperties == nil && len(n.properties) == 0 && len(n.allOf) == 0 {
 		return nil
 	}
+	for k := range n.properties {
+		n.propertyNames = append(n.propertyNames, k)
+	}
+	sort.Strings(n.propertyNames)
 	for _, c := range compiled {
 		if c.usesOldSelf {
 			n.usesOldSelf = true
@@ -315,6 +321,10 @@ func (e *evaluation) validate(n *node, fldPath *field.Path, obj, oldObj any, r r
 	return errs, remaining
 }
 
+// validateMap visits the entries of obj that have validators. The
+// apiserver ranges over the Go map (random order); kdv visits keys in
+// sorted order so that output, and where the budget runs out, are
+// deterministic.
 func (e *evaluation) validateMap(n *node, fldPath *field.Path, obj, oldObj map[string]any, r ratchet, budget int64) (errs field.ErrorList, remaining int64) {
 	remaining = budget
 	if remaining < 0 || obj == nil {
@@ -322,38 +332,45 @@ func (e *evaluation) validateMap(n *node, fldPath *field.Path, obj, oldObj map[s
 	}
 	correlatable := MapIsCorrelatable(n.schema.XMapType)
 	if n.additionalProperties != nil {
-		for k, v := range obj {
+		for _, k := range sortedKeys(obj) {
 			var oldV any
 			if correlatable {
 				oldV = oldObj[k]
 			}
 			var kerrs field.ErrorList
-			kerrs, remaining = e.validate(n.additionalProperties, fldPath.Key(k), v, oldV, r.key(k), remaining)
+			kerrs, remaining = e.validate(n.additionalProperties, fldPath.Key(k), obj[k], oldV, r.key(k), remaining)
 			errs = append(errs, kerrs...)
 			if remaining < 0 {
 				return errs, remaining
 			}
 		}
 	}
-	if n.properties != nil {
-		for k, v := range obj {
-			sub, ok := n.properties[k]
-			if !ok {
-				continue
-			}
-			var oldV any
-			if correlatable {
-				oldV = oldObj[k]
-			}
-			var kerrs field.ErrorList
-			kerrs, remaining = e.validate(sub, fldPath.Child(k), v, oldV, r.key(k), remaining)
-			errs = append(errs, kerrs...)
-			if remaining < 0 {
-				return errs, remaining
-			}
+	for _, k := range n.propertyNames {
+		v, ok := obj[k]
+		if !ok {
+			continue
+		}
+		var oldV any
+		if correlatable {
+			oldV = oldObj[k]
+		}
+		var kerrs field.ErrorList
+		kerrs, remaining = e.validate(n.properties[k], fldPath.Child(k), v, oldV, r.key(k), remaining)
+		errs = append(errs, kerrs...)
+		if remaining < 0 {
+			return errs, remaining
 		}
 	}
 	return errs, remaining
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func (e *evaluation) validateArray(n *node, fldPath *field.Path, obj, oldObj []any, r ratchet, budget int64) (errs field.ErrorList, remaining int64) {
