@@ -13,11 +13,12 @@ import (
 // be unique, and so must the keys of x-kubernetes-list-type=map items. Each
 // repeated item is reported once, at its second occurrence, as Duplicate.
 // Only subtrees holding such lists are visited.
-func (v *Validator) lists(obj value.Value) field.ErrorList {
+func (v *Validator) lists(s *state, obj value.Value) field.ErrorList {
 	if obj.Kind() != value.KindMap {
 		return nil
 	}
-	w := &lpath{root: v.opts.FieldPath}
+	w := &s.lp
+	w.root, w.segs = v.opts.FieldPath, w.segs[:0]
 	return w.object(v.root, obj)
 }
 

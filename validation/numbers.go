@@ -34,7 +34,9 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 			if fi <= 0 {
 				s.mustBePositive(n, fi)
 			} else if (i/fi)*fi != i {
-				s.invalid(n, "multipleOf", data.Int(), fmt.Sprintf("%s in body should be a multiple of %v", s.name(), fi))
+				if !s.probing() {
+					s.invalid(n, "multipleOf", data.Int(), fmt.Sprintf("%s in body should be a multiple of %v", s.name(), fi))
+				}
 			}
 		} else {
 			s.multipleOfFloat(n, f, factor, f)
@@ -82,6 +84,19 @@ func numRep(data value.Value, isInt bool) string {
 // a float32. Its error is a plain error, which the apiserver reports at the
 // root path with an empty value.
 func rangeErr(rep, typeName, format, prefix string, s *state) (string, bool) {
+	if s.probe > 0 {
+		return "", !rangeOK(rep, typeName, format)
+	}
+	if rangeOK(rep, typeName, format) {
+		return "", false
+	}
+	if format != "" {
+		return fmt.Sprintf("%s value must be of type %s with format %s in %s", prefix, typeName, format, s.name()), true
+	}
+	return fmt.Sprintf("%s value must be of type %s (default format) in %s", prefix, typeName, s.name()), true
+}
+
+func rangeOK(rep, typeName, format string) bool {
 	var err error
 	switch typeName {
 	case "integer":
@@ -95,13 +110,7 @@ func rangeErr(rep, typeName, format, prefix string, s *state) (string, bool) {
 			_, err = strconv.ParseFloat(rep, 32)
 		}
 	}
-	if err == nil {
-		return "", false
-	}
-	if format != "" {
-		return fmt.Sprintf("%s value must be of type %s with format %s in %s", prefix, typeName, format, s.name()), true
-	}
-	return fmt.Sprintf("%s value must be of type %s (default format) in %s", prefix, typeName, s.name()), true
+	return err == nil
 }
 
 // invalid reports a numeric failure; bad is kube-openapi's error value:
@@ -111,9 +120,11 @@ func (s *state) invalid(n *node, keyword string, bad any, msg string) {
 }
 
 func (s *state) mustBePositive(n *node, factor any) {
-	name := s.name()
-	msg := fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", name, factor)
-	s.add(n, "multipleOf", field.Invalid(s.errPath(name), factor, msg), msg)
+	if !s.probing() {
+		name := s.name()
+		msg := fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", name, factor)
+		s.add(n, "multipleOf", field.Invalid(s.errPath(name), factor, msg), msg)
+	}
 }
 
 func (s *state) multipleOfFloat(n *node, f, factor float64, bad any) {
@@ -128,7 +139,9 @@ func (s *state) multipleOfFloat(n *node, f, factor float64, bad any) {
 		mult = f / factor
 	}
 	if !isFloat64AJSONInteger(mult) {
-		s.invalid(n, "multipleOf", bad, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), factor))
+		if !s.probing() {
+			s.invalid(n, "multipleOf", bad, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), factor))
+		}
 	}
 }
 
@@ -145,6 +158,9 @@ func (s *state) maxFloat(n *node, f, max float64, bad any) {
 }
 
 func (s *state) minMsg(n *node, bad, bound any) {
+	if s.probing() {
+		return
+	}
 	format := "%s in body should be greater than or equal to %v"
 	if n.exclMin {
 		format = "%s in body should be greater than %v"
@@ -153,6 +169,9 @@ func (s *state) minMsg(n *node, bad, bound any) {
 }
 
 func (s *state) maxMsg(n *node, bad, bound any) {
+	if s.probing() {
+		return
+	}
 	format := "%s in body should be less than or equal to %v"
 	if n.exclMax {
 		format = "%s in body should be less than %v"

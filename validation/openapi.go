@@ -108,6 +108,9 @@ func (s *state) validate(n *node, data, old value.Value, corr bool) int {
 // InvalidType error for the apiserver's formats, the checker's own errors
 // for the extended (validation-gen, KEP-4153) ones.
 func (s *state) formatErr(n *node, str string) {
+	if s.probing() {
+		return
+	}
 	name := s.name()
 	switch n.checker.Family() {
 	case formats.OpenAPI, formats.KubernetesCRD:
@@ -121,15 +124,19 @@ func (s *state) formatErr(n *node, str string) {
 }
 
 func (s *state) typeErr(n *node, typeName, got string) {
-	name := s.name()
-	msg := fmt.Sprintf("%s in body must be of type %s: %q", name, typeName, got)
-	s.add(n, "type", field.TypeInvalid(s.errPath(name), got, msg), msg)
+	if !s.probing() {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body must be of type %s: %q", name, typeName, got)
+		s.add(n, "type", field.TypeInvalid(s.errPath(name), got, msg), msg)
+	}
 }
 
 func (s *state) enumErr(n *node, data value.Value) {
-	name := s.name()
-	msg := fmt.Sprintf("%s in body should be one of %s", name, n.enumStr)
-	s.add(n, "enum", field.NotSupported(s.errPath(name), data.Unstructured(), n.enumValues()), msg)
+	if !s.probing() {
+		name := s.name()
+		msg := fmt.Sprintf("%s in body should be one of %s", name, n.enumStr)
+		s.add(n, "enum", field.NotSupported(s.errPath(name), data.Unstructured(), n.enumValues()), msg)
+	}
 }
 
 // typeCheck is kube-openapi's typeValidator for non-null data.
@@ -175,27 +182,35 @@ func (s *state) stringCheck(n *node, str string) {
 	if n.maxLength != nil || n.minLength != nil {
 		l := int64(utf8.RuneCountInString(str))
 		if n.maxLength != nil && l > *n.maxLength {
-			name := s.name()
-			msg := fmt.Sprintf("%s in body should be at most %d chars long", name, *n.maxLength)
-			s.add(n, "maxLength", field.TooLong(s.errPath(name), "", int(*n.maxLength)), msg)
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%s in body should be at most %d chars long", name, *n.maxLength)
+				s.add(n, "maxLength", field.TooLong(s.errPath(name), "", int(*n.maxLength)), msg)
+			}
 			return
 		}
 		if n.minLength != nil && l < *n.minLength {
-			name := s.name()
-			msg := fmt.Sprintf("%s in body should be at least %d chars long", name, *n.minLength)
-			s.add(n, "minLength", field.Invalid(s.errPath(name), str, msg), msg)
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%s in body should be at least %d chars long", name, *n.minLength)
+				s.add(n, "minLength", field.Invalid(s.errPath(name), str, msg), msg)
+			}
 			return
 		}
 	}
 	if n.pattern != "" {
 		if n.reErr != nil {
-			name := s.name()
-			msg := fmt.Sprintf("%s in body should match '%s'", name, n.pattern+", but pattern is invalid: "+n.reErr.Error())
-			s.add(n, "pattern", field.Invalid(s.errPath(name), str, msg), msg)
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%s in body should match '%s'", name, n.pattern+", but pattern is invalid: "+n.reErr.Error())
+				s.add(n, "pattern", field.Invalid(s.errPath(name), str, msg), msg)
+			}
 		} else if !n.re.MatchString(str) {
-			name := s.name()
-			msg := fmt.Sprintf("%s in body should match '%s'", name, n.pattern)
-			s.add(n, "pattern", field.Invalid(s.errPath(name), str, msg), msg)
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%s in body should match '%s'", name, n.pattern)
+				s.add(n, "pattern", field.Invalid(s.errPath(name), str, msg), msg)
+			}
 		}
 	}
 }
@@ -225,19 +240,25 @@ func (s *state) sliceCheck(n *node, data, old value.Value, corr bool) int {
 		}
 	}
 	if n.minItems != nil && int64(size) < *n.minItems {
-		name := s.name()
-		msg := fmt.Sprintf("%s in body should have at least %d items", name, *n.minItems)
-		s.add(n, "minItems", field.Invalid(s.errPath(name), int64(size), msg), msg)
+		if !s.probing() {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should have at least %d items", name, *n.minItems)
+			s.add(n, "minItems", field.Invalid(s.errPath(name), int64(size), msg), msg)
+		}
 	}
 	if n.maxItems != nil && int64(size) > *n.maxItems {
-		name := s.name()
-		msg := fmt.Sprintf("%s in body should have at most %d items", name, *n.maxItems)
-		s.add(n, "maxItems", field.TooMany(s.errPath(name), size, int(*n.maxItems)), msg)
+		if !s.probing() {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should have at most %d items", name, *n.maxItems)
+			s.add(n, "maxItems", field.TooMany(s.errPath(name), size, int(*n.maxItems)), msg)
+		}
 	}
 	if n.uniqueItems && hasDuplicates(data) {
-		name := s.name()
-		msg := fmt.Sprintf("%s in body shouldn't contain duplicates", name)
-		s.add(n, "uniqueItems", field.Invalid(s.errPath(name), "", msg), msg)
+		if !s.probing() {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body shouldn't contain duplicates", name)
+			s.add(n, "uniqueItems", field.Invalid(s.errPath(name), "", msg), msg)
+		}
 	}
 	return mc
 }
@@ -284,14 +305,18 @@ func hasDuplicates(data value.Value) bool {
 func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 	numKeys := int64(data.Len())
 	if n.minProps != nil && numKeys < *n.minProps {
-		name := s.name()
-		msg := fmt.Sprintf("%s in body should have at least %d properties", name, *n.minProps)
-		s.add(n, "minProperties", field.Invalid(s.errPath(name), numKeys, msg), msg)
+		if !s.probing() {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should have at least %d properties", name, *n.minProps)
+			s.add(n, "minProperties", field.Invalid(s.errPath(name), numKeys, msg), msg)
+		}
 	}
 	if n.maxProps != nil && numKeys > *n.maxProps {
-		name := s.name()
-		msg := fmt.Sprintf("%s in body should have at most %d properties", name, *n.maxProps)
-		s.add(n, "maxProperties", field.TooMany(s.errPath(name), int(numKeys), int(*n.maxProps)), msg)
+		if !s.probing() {
+			name := s.name()
+			msg := fmt.Sprintf("%s in body should have at most %d properties", name, *n.maxProps)
+			s.add(n, "maxProperties", field.TooMany(s.errPath(name), int(numKeys), int(*n.maxProps)), msg)
+		}
 	}
 	mc := 0
 	if n.additionalFalse {
@@ -304,9 +329,11 @@ func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 		})
 		sort.Strings(bad)
 		for _, k := range bad {
-			name := s.name()
-			msg := fmt.Sprintf("%s.%s in body is a forbidden property", name, k)
-			s.add(n, "additionalProperties", field.Invalid(s.errPath(name), k, msg), msg)
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%s.%s in body is a forbidden property", name, k)
+				s.add(n, "additionalProperties", field.Invalid(s.errPath(name), k, msg), msg)
+			}
 		}
 	} else if n.additional != nil {
 		start, warnStart := len(s.errs), len(s.warns)
@@ -343,9 +370,11 @@ func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 	}
 	for _, k := range n.required {
 		if !data.Has(k) {
-			name := s.name() + "." + k
-			msg := fmt.Sprintf("%s in body is required", name)
-			s.add(n, "required", field.Required(s.errPath(name), ""), msg)
+			if !s.probing() {
+				name := s.name() + "." + k
+				msg := fmt.Sprintf("%s in body is required", name)
+				s.add(n, "required", field.Required(s.errPath(name), ""), msg)
+			}
 		}
 	}
 	return mc
@@ -387,64 +416,60 @@ func (s *state) child(n *node, k segKind, key string, v, old value.Value, corr b
 func (s *state) junctors(n *node, data value.Value) int {
 	mc := 0
 	if len(n.anyOf) > 0 {
-		var best []rec
-		bestMC, firstMC := 0, 0
+		best, bestMC, firstMC := -1, 0, 0
 		succeeded := false
-		for _, c := range n.anyOf {
-			start := len(s.errs)
-			cmc := s.validate(c, data, value.Value{}, false)
-			if len(s.errs) == start {
-				succeeded, best, firstMC = true, nil, cmc
+		for i, c := range n.anyOf {
+			cmc, ok := s.probeClause(c, data)
+			if ok {
+				succeeded, best, firstMC = true, -1, cmc
 				break
 			}
-			if best == nil || cmc > bestMC {
-				best = append([]rec(nil), s.errs[start:]...)
-				bestMC = cmc
+			if best < 0 || cmc > bestMC {
+				best, bestMC = i, cmc
 			}
-			s.truncate(start, len(s.warns))
 		}
 		if !succeeded {
-			name := s.name()
-			msg := fmt.Sprintf("%q must validate at least one schema (anyOf)", name)
-			s.add(n, "anyOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%q must validate at least one schema (anyOf)", name)
+				s.add(n, "anyOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+			}
 		}
-		if best != nil {
-			s.errs = append(s.errs, best...)
+		if best >= 0 {
+			s.validate(n.anyOf[best], data, value.Value{}, false)
 			mc += bestMC
 		} else if succeeded {
 			mc += firstMC
 		}
 	}
 	if len(n.oneOf) > 0 {
-		var best []rec
-		bestMC, firstMC, validated := 0, 0, 0
-		for _, c := range n.oneOf {
-			start := len(s.errs)
-			cmc := s.validate(c, data, value.Value{}, false)
-			if len(s.errs) == start {
+		best, bestMC, firstMC, validated := -1, 0, 0, 0
+		for i, c := range n.oneOf {
+			cmc, ok := s.probeClause(c, data)
+			if ok {
 				validated++
-				best = nil
+				best = -1
 				if validated == 1 {
 					firstMC = cmc
 				}
 				continue
 			}
-			if validated == 0 && (best == nil || cmc > bestMC) {
-				best = append([]rec(nil), s.errs[start:]...)
-				bestMC = cmc
+			if validated == 0 && (best < 0 || cmc > bestMC) {
+				best, bestMC = i, cmc
 			}
-			s.truncate(start, len(s.warns))
 		}
 		if validated != 1 {
-			extra := "Found none valid"
-			if validated > 1 {
-				extra = fmt.Sprintf("Found %d valid alternatives", validated)
+			if !s.probing() {
+				extra := "Found none valid"
+				if validated > 1 {
+					extra = fmt.Sprintf("Found %d valid alternatives", validated)
+				}
+				name := s.name()
+				msg := fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", name, extra)
+				s.add(n, "oneOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
 			}
-			name := s.name()
-			msg := fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", name, extra)
-			s.add(n, "oneOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			if best != nil {
-				s.errs = append(s.errs, best...)
+			if best >= 0 {
+				s.validate(n.oneOf[best], data, value.Value{}, false)
 				mc += bestMC
 			}
 		} else {
@@ -454,32 +479,49 @@ func (s *state) junctors(n *node, data value.Value) int {
 	if len(n.allOf) > 0 {
 		validated := 0
 		for _, c := range n.allOf {
-			start := len(s.errs)
-			mc += s.validate(c, data, value.Value{}, false)
-			if len(s.errs) == start {
+			cmc, ok := s.probeClause(c, data)
+			mc += cmc
+			if ok {
 				validated++
+			} else {
+				// Failed clauses contribute their errors, in order.
+				s.validate(c, data, value.Value{}, false)
 			}
 		}
 		if validated != len(n.allOf) {
-			extra := ""
-			if validated == 0 {
-				extra = ". None validated"
+			if !s.probing() {
+				extra := ""
+				if validated == 0 {
+					extra = ". None validated"
+				}
+				name := s.name()
+				msg := fmt.Sprintf("%q must validate all the schemas (allOf)%s", name, extra)
+				s.add(n, "allOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
 			}
-			name := s.name()
-			msg := fmt.Sprintf("%q must validate all the schemas (allOf)%s", name, extra)
-			s.add(n, "allOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
 		}
 	}
 	if n.not != nil {
-		start := len(s.errs)
-		s.validate(n.not, data, value.Value{}, false)
-		if len(s.errs) == start {
-			name := s.name()
-			msg := fmt.Sprintf("%q must not validate the schema (not)", name)
-			s.add(n, "not", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-		} else {
-			s.truncate(start, len(s.warns))
+		if _, ok := s.probeClause(n.not, data); ok {
+			if !s.probing() {
+				name := s.name()
+				msg := fmt.Sprintf("%q must not validate the schema (not)", name)
+				s.add(n, "not", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+			}
 		}
 	}
 	return mc + 1
+}
+
+// probeClause validates data against a junctor clause without building
+// errors and returns its MatchCount and whether it validated. Clauses are
+// validated without ratcheting, as the apiserver does; a failing clause
+// whose errors are reported is validated again normally.
+func (s *state) probeClause(c *node, data value.Value) (int, bool) {
+	start := len(s.errs)
+	s.probe++
+	mc := s.validate(c, data, value.Value{}, false)
+	s.probe--
+	ok := len(s.errs) == start
+	s.truncate(start, len(s.warns))
+	return mc, ok
 }

@@ -82,8 +82,13 @@ func (s *state) ratchetEqual(n *node, old, cur value.Value) bool {
 // same key (common.MakeMapList): keys must be present and scalar (bool,
 // integer, number or string).
 type mapList struct {
-	keyed map[string]value.Value
+	old   value.Value
+	keyed map[string]value.Value // nil for small lists, searched linearly
 }
+
+// smallMapList is the size up to which old items are searched linearly
+// instead of being indexed.
+const smallMapList = 16
 
 // correlateList indexes the old items of a map list, or returns nil when
 // the list does not correlate items (not a map list, no keys, old not a
@@ -92,7 +97,11 @@ func (s *state) correlateList(n *node, old value.Value) *mapList {
 	if n.listType != "map" || !n.isArray || len(n.mapKeys) == 0 || old.Kind() != value.KindList || old.Len() == 0 {
 		return nil
 	}
-	ml := &mapList{keyed: make(map[string]value.Value, old.Len())}
+	ml := &mapList{old: old}
+	if old.Len() <= smallMapList {
+		return ml
+	}
+	ml.keyed = make(map[string]value.Value, old.Len())
 	for i := 0; i < old.Len(); i++ {
 		item := old.Index(i)
 		if k, ok := listMapKey(n.mapKeys, item); ok {
@@ -105,6 +114,18 @@ func (s *state) correlateList(n *node, old value.Value) *mapList {
 }
 
 func (ml *mapList) get(n *node, item value.Value) (value.Value, bool) {
+	if ml.keyed == nil {
+		if !keyed(n.mapKeys, item) {
+			return value.Value{}, false
+		}
+		for i := 0; i < ml.old.Len(); i++ {
+			o := ml.old.Index(i)
+			if keyed(n.mapKeys, o) && sameKeys(n.mapKeys, o, item) {
+				return o, true
+			}
+		}
+		return value.Value{}, false
+	}
 	k, ok := listMapKey(n.mapKeys, item)
 	if !ok {
 		return value.Value{}, false
@@ -140,4 +161,36 @@ func listMapKey(keys []string, item value.Value) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// keyed reports whether item is an object with every key present and
+// scalar.
+func keyed(keys []string, item value.Value) bool {
+	if item.Kind() != value.KindMap {
+		return false
+	}
+	for _, key := range keys {
+		v, ok := item.Get(key)
+		if !ok {
+			return false
+		}
+		switch v.Kind() {
+		case value.KindBool, value.KindInt, value.KindFloat, value.KindString:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sameKeys compares the key fields of two keyed items by type and value.
+func sameKeys(keys []string, a, b value.Value) bool {
+	for _, key := range keys {
+		x, _ := a.Get(key)
+		y, _ := b.Get(key)
+		if !value.Equal(x, y) {
+			return false
+		}
+	}
+	return true
 }

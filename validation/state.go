@@ -40,6 +40,10 @@ type state struct {
 	errs  []rec
 	warns []rec
 	depth int
+	// probe > 0 while junctor clauses are evaluated only to learn whether
+	// they validate: errors are then counted, not built.
+	probe int
+	lp    lpath // the list-type pass's path
 }
 
 var statePool = sync.Pool{New: func() any { return &state{} }}
@@ -53,6 +57,7 @@ func (v *Validator) getState() *state {
 func putState(s *state) {
 	s.v = nil
 	s.segs = s.segs[:0]
+	s.lp.segs, s.lp.root = s.lp.segs[:0], nil
 	for i := range s.errs {
 		s.errs[i] = rec{}
 	}
@@ -60,7 +65,7 @@ func putState(s *state) {
 		s.warns[i] = rec{}
 	}
 	s.errs, s.warns = s.errs[:0], s.warns[:0]
-	s.depth = 0
+	s.depth, s.probe = 0, 0
 	if cap(s.errs) > 1024 || cap(s.segs) > 1024 {
 		return
 	}
@@ -111,12 +116,25 @@ func (s *state) errPath(name string) *field.Path {
 // add records an error produced by keyword at node n, applying the node's
 // x-kubernetes-validation-errors override.
 func (s *state) add(n *node, keyword string, e *field.Error, msg string) {
+	if s.probing() {
+		return
+	}
 	if n != nil && n.xerr != nil {
 		if o, ok := n.xerr[keyword]; ok {
 			applyOverride(e, o)
 		}
 	}
 	s.errs = append(s.errs, rec{err: e, key: msg})
+}
+
+// probing records a placeholder error and reports true in probe mode, so
+// that error sites skip building messages and paths.
+func (s *state) probing() bool {
+	if s.probe == 0 {
+		return false
+	}
+	s.errs = append(s.errs, rec{})
+	return true
 }
 
 // applyOverride replaces the message and reason of an error as

@@ -156,16 +156,17 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 			warnings = append(warnings, e.Error())
 		}
 	}
-	putState(s)
-
 	if v.root.metaBelow {
 		errs = append(errs, v.embedded(ctx, nv)...)
 	}
 	if v.root.listBelow {
-		if !update || len(v.lists(ov)) == 0 {
-			errs = append(errs, v.lists(nv)...)
+		// On update, only when the old object satisfies the list types
+		// (strategy.go: ratcheting of list-type validation).
+		if !update || len(v.lists(s, ov)) == 0 {
+			errs = append(errs, v.lists(s, nv)...)
 		}
 	}
+	putState(s)
 	if v.cel != nil {
 		// The apiserver skips the rules when value validation found a
 		// blocking error (strategy.go hasBlockingErr).
