@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -96,4 +97,81 @@ func TestSampleCRD(t *testing.T) {
 		t.Errorf("Structural: %v", err)
 	}
 	_ = field.NewPath
+}
+
+func TestWriteFiles(t *testing.T) {
+	dir := t.TempDir()
+	files, rep, err := WriteFiles(ModeCRD, "", []string{"./testdata/sample/v1"}, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || filepath.Base(files[0]) != "sample.kdv.dev_widgets.yaml" || rep == nil {
+		t.Fatalf("files %v", files)
+	}
+	files, _, err = WriteFiles(ModeOpenAPI, "", []string{"./testdata/sample/v1"}, dir, Options{})
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "apis__sample.kdv.dev__v1_openapi.json" {
+		t.Fatalf("files %v %v", files, err)
+	}
+	if _, _, err := WriteFiles(ModeOpenAPI, "", []string{"../../idl/testdata/badtags"}, dir, Options{}); err == nil || !strings.Contains(err.Error(), "types.go:8") {
+		t.Errorf("bad tags: %v", err)
+	}
+}
+
+// TestSampleSemantics asserts the tag model's meaning on the sample API,
+// independent of the golden files.
+func TestSampleSemantics(t *testing.T) {
+	res, err := Generate(loadSample(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Documents[0]
+	s, err := Resolve(d.Schemas, "dev.kdv.generate.openapi.testdata.sample.v1.Widget")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := s.Properties["spec"]
+	comp := spec.Properties["component"]
+	// KEP-4153: Component -> PartID -> Identifier: all three rules.
+	if len(comp.XValidations) != 2 || comp.Format != "k8s-short-name" || comp.MaxLength == nil || *comp.MaxLength != 63 {
+		t.Errorf("component: %+v", comp)
+	}
+	if r := spec.Properties["replicas"]; r.Minimum == nil || *r.Minimum != 0 || r.Maximum == nil || *r.Maximum != 100 || r.Default == nil || r.Default.Object != int64(1) {
+		t.Errorf("replicas: %+v", r)
+	}
+	if c := spec.Properties["color"]; c.Default == nil || c.Default.Object != "Red" || len(c.Enum) != 2 {
+		t.Errorf("color: %+v", c)
+	}
+	if m := spec.Properties["minReplicas"]; m.Maximum == nil || *m.Maximum != 50 || !m.ExclusiveMaximum {
+		t.Errorf("minReplicas: %+v", m)
+	}
+	if tg := spec.Properties["tags"]; tg.Items.Schema.MaxLength == nil || *tg.Items.Schema.MaxLength != 32 {
+		t.Errorf("tags items: %+v", tg.Items.Schema)
+	}
+	if l := spec.Properties["labels"]; l.AdditionalProperties.Schema.MaxLength == nil {
+		t.Errorf("labels eachVal: %+v", l.AdditionalProperties.Schema)
+	}
+	g := spec.Properties["gated"]
+	if lc := g.XAPILifecycle["kubernetes"]; lc.FeatureGate != "WidgetGates" || lc.Status != "beta" || lc.MinVersion != "v1.36" {
+		t.Errorf("gated lifecycle: %+v", g.XAPILifecycle)
+	}
+	if lc := g.XAPILifecycle["declarative-validation"]; lc.Status != "beta" || lc.MinVersion != "v1.37" || g.Format != "k8s-long-name" {
+		t.Errorf("gated beta: %+v", g)
+	}
+	var msgs []string
+	for _, r := range spec.XValidations {
+		msgs = append(msgs, r.Message)
+	}
+	want := "field is immutable|field cannot be set once created|exactly one of the fields in [small large] must be set|at most one of the fields in [left right] may be set|replicas below minimum"
+	if strings.Join(msgs, "|") != want {
+		t.Errorf("spec rules: %q", msgs)
+	}
+	if len(spec.Properties["routing"].XUnions) != 1 || spec.Properties["routing"].XUnions[0].Discriminator != "type" {
+		t.Errorf("routing unions: %+v", spec.Properties["routing"].XUnions)
+	}
+	// StandardOnly drops the lifecycle extension and reports the tags.
+	res2, _ := Generate(loadSample(t), Options{StandardOnly: true})
+	s2, _ := Resolve(res2.Documents[0].Schemas, "dev.kdv.generate.openapi.testdata.sample.v1.Widget")
+	if len(s2.Properties["spec"].Properties["gated"].XAPILifecycle) != 0 || res2.Report.Tags["lifecycle"].Reported != 1 {
+		t.Errorf("StandardOnly kept lifecycle")
+	}
 }
