@@ -70,7 +70,7 @@ func TestTransitionCorrelation(t *testing.T) {
 		{name: "mixed rules: oldSelf skipped on create, others run",
 			schema: `{type: object, properties: {v: {type: string}}, x-kubernetes-validations: [{rule: "self.v == oldSelf.v"}, {rule: "self.v != 'x'"}]}`,
 			obj:    `{v: x}`,
-			want: []string{`root: Invalid value: failed rule: self.v != 'x'`}},
+			want:   []string{`root: Invalid value: failed rule: self.v != 'x'`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
