@@ -1,0 +1,123 @@
+package validation
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/value"
+)
+
+// Ported from apiextensions-apiserver pkg/apiserver/schema/listtype
+// validation_test.go: the errors are matched by type and path, as there.
+func TestListTypeApiserverCases(t *testing.T) {
+	set := `{"type":"array","x-kubernetes-list-type":"set"}`
+	mapList := func(keys string) string {
+		return `{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":[` + keys + `],"items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}`
+	}
+	cases := []struct {
+		name   string
+		schema string
+		obj    map[string]any
+		want   []string // "<type> <path>"
+	}{
+		{"list without items", `{"type":"object","properties":{"array":{"type":"array"}}}`,
+			map[string]any{"array": []any{"a", "b", "a"}}, nil},
+		{"set list with one item", `{"type":"object","properties":{"array":` + set + `}}`,
+			map[string]any{"array": []any{"a"}}, nil},
+		{"set list with two equal items", `{"type":"object","properties":{"array":` + set + `}}`,
+			map[string]any{"array": []any{"a", "a"}}, []string{"FieldValueDuplicate root.array[1]"}},
+		{"set list with multiple duplicated items", `{"type":"object","properties":{"array":` + set + `}}`,
+			map[string]any{"array": []any{"a", "a", "b", "c", "d", "c"}}, []string{"FieldValueDuplicate root.array[1]", "FieldValueDuplicate root.array[5]"}},
+		{"set list under additionalProperties", `{"type":"object","additionalProperties":` + set + `}`,
+			map[string]any{"array": []any{"a", "a"}}, []string{"FieldValueDuplicate root[array][1]"}},
+		{"set list under items", `{"type":"object","properties":{"array":{"type":"array","items":` + set + `}}}`,
+			map[string]any{"array": []any{[]any{"a", "a"}, []any{"b"}}}, []string{"FieldValueDuplicate root.array[0][1]"}},
+		{"set list with compound items", `{"type":"object","additionalProperties":` + set + `}`,
+			map[string]any{
+				"strings":             []any{"a", "b", "a"},
+				"integers":            []any{int64(1), int64(2), int64(1)},
+				"booleans":            []any{false, true, true},
+				"float64":             []any{1.0, 2.0, 2.0},
+				"nil":                 []any{"a", nil, nil},
+				"empty maps":          []any{map[string]any{"a": "b"}, map[string]any{}, map[string]any{}},
+				"map values":          []any{map[string]any{"a": "b"}, map[string]any{"a": "c"}, map[string]any{"a": "b"}},
+				"nil values":          []any{map[string]any{"a": nil}, map[string]any{"b": "c", "a": nil}},
+				"array":               []any{[]any{}, []any{"a"}, []any{"b"}, []any{"a"}},
+				"nil array":           []any{[]any{}, []any{nil}, []any{nil, nil}, []any{nil}, []any{"a"}},
+				"multiple duplicates": []any{map[string]any{"a": "b"}, map[string]any{"a": "c"}, map[string]any{"a": "b"}, map[string]any{"a": "c"}, map[string]any{"a": "c"}},
+			}, []string{
+				"FieldValueDuplicate root[strings][2]", "FieldValueDuplicate root[integers][2]", "FieldValueDuplicate root[booleans][2]",
+				"FieldValueDuplicate root[float64][2]", "FieldValueDuplicate root[nil][2]", "FieldValueDuplicate root[empty maps][2]",
+				"FieldValueDuplicate root[map values][2]", "FieldValueDuplicate root[array][3]", "FieldValueDuplicate root[nil array][3]",
+				"FieldValueDuplicate root[multiple duplicates][2]", "FieldValueDuplicate root[multiple duplicates][3]",
+			}},
+		{"map list with compound map items", `{"type":"object","properties":{` +
+			`"strings":` + mapList(`"a"`) + `,"integers":` + mapList(`"a"`) + `,"booleans":` + mapList(`"a"`) + `,"float64":` + mapList(`"a"`) +
+			`,"nil":` + mapList(`"a"`) + `,"array":` + mapList(`"a"`) + `,"one key":` + mapList(`"a"`) + `,"two keys":` + mapList(`"a","b"`) +
+			`,"undefined key":` + mapList(`"a","b"`) + `,"compound key":` + mapList(`"a"`) + `,"nil key":` + mapList(`"a"`) +
+			`,"nil item":` + mapList(`"a"`) + `,"nil item multiple keys":` + mapList(`"a","b"`) + `,"multiple duplicates":` + mapList(`"a"`) + `}}`,
+			map[string]any{
+				"strings":                []any{"a"},
+				"integers":               []any{int64(1)},
+				"booleans":               []any{false},
+				"float64":                []any{1.0},
+				"nil":                    []any{nil},
+				"array":                  []any{[]any{"a"}},
+				"one key":                []any{map[string]any{"a": "0", "c": "2"}, map[string]any{"a": "1", "c": "1"}, map[string]any{"a": "1", "c": "2"}, map[string]any{}},
+				"two keys":               []any{map[string]any{"a": "1", "b": "1", "c": "1"}, map[string]any{"a": "1", "b": "2", "c": "2"}, map[string]any{"a": "1", "b": "2", "c": "3"}, map[string]any{}},
+				"undefined key":          []any{map[string]any{"a": "1", "b": "1", "c": "1"}, map[string]any{"a": "1", "c": "2"}, map[string]any{"a": "1", "c": "3"}, map[string]any{}},
+				"compound key":           []any{map[string]any{"a": []any{}, "c": "1"}, map[string]any{"a": nil, "c": "1"}, map[string]any{"a": []any{"a"}, "c": "1"}, map[string]any{"a": []any{"a", int64(42)}, "c": "2"}, map[string]any{"a": []any{"a", int64(42)}, "c": []any{"3"}}},
+				"nil key":                []any{map[string]any{"a": []any{}, "c": "1"}, map[string]any{"a": nil, "c": "1"}, map[string]any{"c": "1"}, map[string]any{"a": nil}},
+				"nil item":               []any{nil, map[string]any{"a": "0", "c": "1"}, map[string]any{"a": nil}, map[string]any{"c": "1"}},
+				"nil item multiple keys": []any{nil, map[string]any{"b": "0", "c": "1"}, map[string]any{"a": nil}, map[string]any{"c": "1"}},
+				"multiple duplicates": []any{
+					map[string]any{"a": []any{}, "c": "1"}, map[string]any{"a": nil, "c": "1"}, map[string]any{"a": []any{"a"}, "c": "1"},
+					map[string]any{"a": []any{"a", int64(42)}, "c": "2"}, map[string]any{"a": []any{"a", int64(42)}, "c": []any{"3"}},
+					map[string]any{"a": []any{"a"}, "c": "1", "d": "1"}, map[string]any{"a": []any{"a"}, "c": "1", "d": "2"},
+				},
+			}, []string{
+				"FieldValueInvalid root.strings[0]", "FieldValueInvalid root.integers[0]", "FieldValueInvalid root.booleans[0]",
+				"FieldValueInvalid root.float64[0]", "FieldValueInvalid root.array[0]",
+				"FieldValueDuplicate root.one key[2]", "FieldValueDuplicate root.two keys[2]", "FieldValueDuplicate root.undefined key[2]",
+				"FieldValueDuplicate root.compound key[4]", "FieldValueDuplicate root.nil key[3]", "FieldValueDuplicate root.nil item[3]",
+				"FieldValueDuplicate root.nil item multiple keys[3]", "FieldValueDuplicate root.multiple duplicates[4]",
+				"FieldValueDuplicate root.multiple duplicates[5]",
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := mustValidator(t, tc.schema, Options{FieldPath: field.NewPath("root")})
+			s := v.getState()
+			defer putState(s)
+			var got []string
+			for _, e := range v.lists(s, value.Of(tc.obj)) {
+				got = append(got, string(e.Type)+" "+e.Field)
+			}
+			sort.Strings(got)
+			want := append([]string(nil), tc.want...)
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+			}
+		})
+	}
+}
+
+func TestListTypeMessages(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{"s":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}},"m":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"items":{"type":"object","properties":{"name":{"type":"string"},"v":{"type":"integer"}}}}}}`, Options{})
+	obj := mustJSON(t, `{"s":["a","b","a"],"m":[{"name":"x","v":1},{"name":"x","v":2}]}`)
+	assertSameSet(t, 0, errStrings(t, v, obj, nil), []string{
+		`s[2]: Duplicate value: "a"`,
+		`m[1]: Duplicate value: {"name":"x"}`,
+	})
+	// On update, an old object that already violates the list types turns
+	// the list-type check off (strategy.go).
+	assertSameSet(t, 1, errStrings(t, v, obj, obj), nil)
+	assertSameSet(t, 2, errStrings(t, v, obj, mustJSON(t, `{"s":["a"]}`)), []string{
+		`s[2]: Duplicate value: "a"`,
+		`m[1]: Duplicate value: {"name":"x"}`,
+	})
+}
