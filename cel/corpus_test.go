@@ -282,3 +282,37 @@ func deepCopy(x any) any {
 	}
 	return x
 }
+
+// TestGatewayHTTPRouteInvalid: real HTTPRoute rules reject a bad path with
+// their messages at the apiserver's paths, and an unchanged bad value is
+// ratcheted on update.
+func TestGatewayHTTPRouteInvalid(t *testing.T) {
+	s := experimentalSchemas(t)[gvk{"gateway.networking.k8s.io", "v1", "HTTPRoute"}]
+	v, errs := NewValidator(s, true, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	obj := decodeYAML(t, []byte(`
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - matches:
+    - path: {type: PathPrefix, value: "foo//bar"}
+`))
+	applyDefaults(obj, s)
+	errs, _ = v.Validate(context.Background(), nil, obj, nil, RuntimeCELCostBudget)
+	want := []string{
+		"spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']",
+		"spec.rules[0].matches[0].path: Invalid value: must not contain '//' when type one of ['Exact', 'PathPrefix']",
+	}
+	if got := errStrings(errs); !equalStrings(got, sorted(want)) {
+		t.Errorf("create:\n got %q\nwant %q", got, sorted(want))
+	}
+	errs, warnings, _ := v.ValidateWithWarnings(context.Background(), nil, obj, deepCopy(obj), RuntimeCELCostBudget)
+	if len(errs) != 0 || !equalStrings(sorted(warnings), sorted(want)) {
+		t.Errorf("unchanged update: errors %v, warnings %q", errs, warnings)
+	}
+}

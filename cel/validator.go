@@ -193,6 +193,10 @@ func hasXValidations(s *schema.Structural) bool {
 	return false
 }
 
+// HasRules reports whether the schema has any x-kubernetes-validations rule
+// (outside junctors); Validate is a no-op otherwise.
+func (v *Validator) HasRules() bool { return v != nil && v.root != nil }
+
 // Validate evaluates all rules against obj (unstructured: map[string]any,
 // []any, string, int64, float64, bool, nil) and returns the errors and the
 // remaining budget. oldObj is the previous object on update (nil on create):
