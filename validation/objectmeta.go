@@ -61,6 +61,11 @@ func (v *Validator) rootMeta(ctx context.Context, obj, old value.Value, update b
 	if v.metaFastValid(obj, old, update) {
 		return nil
 	}
+	return v.rootMetaSlow(ctx, obj, old, update)
+}
+
+// rootMetaSlow is rootMeta through apimachinery's ObjectMeta validation.
+func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, update bool) field.ErrorList {
 	meta, errs := rootObjectMeta(obj)
 	if len(errs) > 0 {
 		return errs
