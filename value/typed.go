@@ -526,7 +526,7 @@ func (v Value) typedRange(fn func(string, Value) bool) {
 			k := it.Key()
 			var ks string
 			switch {
-			case kt.Kind() == reflect.String && !kt.Implements(textMarshalerType):
+			case kt.Kind() == reflect.String: // before TextMarshaler, as encoding/json
 				ks = k.String()
 			case kt.Implements(textMarshalerType):
 				b, err := k.Interface().(encoding.TextMarshaler).MarshalText()
