@@ -8,8 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 type typedObj struct {
@@ -41,7 +41,7 @@ type typedSpec struct {
 	Any         any                `json:"any,omitempty"`
 	Ignored     string             `json:"-"`
 	NoTag       bool
-	Nil         *typedItem `json:"nil"`
+	Nil         *typedItem    `json:"nil"`
 	Counts      map[int]uint8 `json:"counts,omitempty"`
 }
 

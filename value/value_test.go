@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 type inner struct {
@@ -35,43 +35,43 @@ func (m marshals) MarshalJSON() ([]byte, error) { return []byte(`{"custom":[1,2.
 type sample struct {
 	Embedded `json:",inline"`
 	*inner
-	Shadowed    string                `json:"shadowed"`
-	S           string                `json:"s"`
-	OmitS       string                `json:"omitS,omitempty"`
-	OmitZero    time.Time             `json:"omitZero,omitzero"`
-	I8          int8                  `json:"i8"`
-	U           uint64                `json:"u"`
-	F32         float32               `json:"f32"`
-	F64         float64               `json:"f64"`
-	FInt        float64               `json:"fInt"`
-	Big         float64               `json:"big"`
-	B           bool                  `json:"b"`
-	Bytes       []byte                `json:"bytes"`
-	NilBytes    []byte                `json:"nilBytes"`
-	NilSlice    []string              `json:"nilSlice"`
-	NilMap      map[string]int        `json:"nilMap"`
-	NilPtr      *inner                `json:"nilPtr"`
-	EmptySlice  []string              `json:"emptySlice,omitempty"`
-	Arr         [2]int                `json:"arr"`
-	Map         map[string]inner      `json:"map"`
-	IntKeys     map[int]string        `json:"intKeys"`
-	TextKeys    map[textKey]int       `json:"textKeys"`
-	Iface       any                   `json:"iface"`
-	IfaceTyped  any                   `json:"ifaceTyped"`
-	Q           resource.Quantity     `json:"q"`
-	QPtr        *resource.Quantity    `json:"qPtr,omitempty"`
-	IOS         intstr.IntOrString    `json:"ios"`
-	IOSStr      intstr.IntOrString    `json:"iosStr"`
-	T           metav1.Time           `json:"t"`
-	ZeroT       metav1.Time           `json:"zeroT,omitempty"`
-	MT          metav1.MicroTime      `json:"mt"`
-	D           metav1.Duration       `json:"d"`
-	Raw         runtime.RawExtension  `json:"raw"`
-	RawMsg      json.RawMessage       `json:"rawMsg"`
-	Custom      marshals              `json:"custom"`
-	AsString    int                   `json:"asString,string"`
-	Skipped     string                `json:"-"`
-	unexported  string                //nolint:unused
+	Shadowed    string               `json:"shadowed"`
+	S           string               `json:"s"`
+	OmitS       string               `json:"omitS,omitempty"`
+	OmitZero    time.Time            `json:"omitZero,omitzero"`
+	I8          int8                 `json:"i8"`
+	U           uint64               `json:"u"`
+	F32         float32              `json:"f32"`
+	F64         float64              `json:"f64"`
+	FInt        float64              `json:"fInt"`
+	Big         float64              `json:"big"`
+	B           bool                 `json:"b"`
+	Bytes       []byte               `json:"bytes"`
+	NilBytes    []byte               `json:"nilBytes"`
+	NilSlice    []string             `json:"nilSlice"`
+	NilMap      map[string]int       `json:"nilMap"`
+	NilPtr      *inner               `json:"nilPtr"`
+	EmptySlice  []string             `json:"emptySlice,omitempty"`
+	Arr         [2]int               `json:"arr"`
+	Map         map[string]inner     `json:"map"`
+	IntKeys     map[int]string       `json:"intKeys"`
+	TextKeys    map[textKey]int      `json:"textKeys"`
+	Iface       any                  `json:"iface"`
+	IfaceTyped  any                  `json:"ifaceTyped"`
+	Q           resource.Quantity    `json:"q"`
+	QPtr        *resource.Quantity   `json:"qPtr,omitempty"`
+	IOS         intstr.IntOrString   `json:"ios"`
+	IOSStr      intstr.IntOrString   `json:"iosStr"`
+	T           metav1.Time          `json:"t"`
+	ZeroT       metav1.Time          `json:"zeroT,omitempty"`
+	MT          metav1.MicroTime     `json:"mt"`
+	D           metav1.Duration      `json:"d"`
+	Raw         runtime.RawExtension `json:"raw"`
+	RawMsg      json.RawMessage      `json:"rawMsg"`
+	Custom      marshals             `json:"custom"`
+	AsString    int                  `json:"asString,string"`
+	Skipped     string               `json:"-"`
+	unexported  string               //nolint:unused
 	Untagged    string
 	NestedSlice [][]map[string]string `json:"nestedSlice"`
 }
