@@ -56,7 +56,9 @@ type Options struct {
 	// relative to the schema (properties[spec].x-kubernetes-validations[0].rule).
 	FieldPath *field.Path
 	// KubernetesMinor is the minor version of the emulated kube-apiserver
-	// (default DefaultKubernetesMinor). Its CEL compatibility version, which
+	// (default DefaultKubernetesMinor). Below 30, CRDValidationRatcheting is
+	// off (no ratcheting, optionalOldSelf rules skipped on create, as in
+	// 1.28-1.29). Its CEL compatibility version, which
 	// decides the libraries available to new expressions, is one minor
 	// lower, as the apiserver's DefaultCompatibilityVersion
 	// (effective version's MinCompatibilityVersion).
@@ -72,15 +74,19 @@ type Options struct {
 	SkipCheck bool
 }
 
+func (o Options) kubernetesMinor() int {
+	if o.KubernetesMinor == 0 {
+		return DefaultKubernetesMinor
+	}
+	return o.KubernetesMinor
+}
+
 // compatibilityVersion returns the CEL environment compatibility version.
 func (o Options) compatibilityVersion() *version.Version {
 	if o.CompatibilityVersion != nil {
 		return version.MajorMinor(o.CompatibilityVersion.Major(), o.CompatibilityVersion.Minor())
 	}
-	minor := o.KubernetesMinor
-	if minor == 0 {
-		minor = DefaultKubernetesMinor
-	}
+	minor := o.kubernetesMinor()
 	if minor > 0 {
 		minor--
 	}

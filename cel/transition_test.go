@@ -107,3 +107,37 @@ func TestOptionalOldSelfIsOptionalType(t *testing.T) {
 		})
 	}
 }
+
+// TestRatchetingFeatureGate: before 1.30 CRDValidationRatcheting is off by
+// default: unchanged invalid values fail and optionalOldSelf rules are
+// skipped when there is no old value (apiserver validation.go).
+func TestRatchetingFeatureGate(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+			foo:
+				type: string
+				x-kubernetes-validations:
+				- {rule: self == "bar", message: gotta be bar}
+				- {rule: "oldSelf.hasValue()", optionalOldSelf: true, message: needs old}
+		`)
+	obj := map[string]any{"foo": "baz"}
+	for _, c := range []struct {
+		minor          int
+		create, update []string
+	}{
+		{37, []string{`root.foo: Invalid value: "baz": gotta be bar`, `root.foo: Invalid value: "baz": needs old`}, nil},
+		{30, []string{`root.foo: Invalid value: "baz": gotta be bar`, `root.foo: Invalid value: "baz": needs old`}, nil},
+		{29, []string{`root.foo: Invalid value: "baz": gotta be bar`}, []string{`root.foo: Invalid value: "baz": gotta be bar`}},
+	} {
+		v, _ := NewValidator(s, true, Options{SkipCheck: true, KubernetesMinor: c.minor})
+		errs, _ := v.Validate(context.Background(), field.NewPath("root"), obj, nil, RuntimeCELCostBudget)
+		if got := errStrings(errs); !equalStrings(got, sorted(c.create)) {
+			t.Errorf("1.%d create: %q", c.minor, got)
+		}
+		errs, _ = v.Validate(context.Background(), field.NewPath("root"), obj, obj, RuntimeCELCostBudget)
+		if got := errStrings(errs); !equalStrings(got, sorted(c.update)) {
+			t.Errorf("1.%d update: %q", c.minor, got)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type Validator struct {
 	root *node
 	// schema is the root schema, for correlating old and new objects.
 	schema *model.Structural
+	// ratcheting is the CRDValidationRatcheting feature gate of the
+	// emulated apiserver: beta and on by default since 1.30 (GA 1.33).
+	ratcheting bool
 }
 
 type node struct {
@@ -73,7 +76,7 @@ func NewValidator(s *schema.Structural, isResourceRoot bool, opts Options) (*Val
 	if !opts.SkipCheck {
 		errs = CheckSchema(s, opts.FieldPath, opts)
 	}
-	v := &Validator{schema: &model.Structural{Structural: s}}
+	v := &Validator{schema: &model.Structural{Structural: s}, ratcheting: opts.kubernetesMinor() >= 30}
 	if !hasXValidations(s) {
 		return v, errs
 	}
@@ -221,10 +224,10 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 		return nil, nil, costBudget
 	}
 	var r ratchet
-	if oldObj != nil && !isNilValue(oldObj) {
+	if v.ratcheting && oldObj != nil && !isNilValue(oldObj) {
 		r.current = common.NewCorrelatedObject(obj, oldObj, v.schema)
 	}
-	e := evaluation{ctx: ctx}
+	e := evaluation{ctx: ctx, ratcheting: v.ratcheting}
 	errs, remainingBudget = e.validate(v.root, fldPath, obj, oldObj, r, costBudget)
 	return errs, e.warnings, remainingBudget
 }
@@ -247,8 +250,9 @@ func (v *Validator) ValidateAfter(ctx context.Context, obj, oldObj any, prior fi
 
 // evaluation is the state of one Validate call.
 type evaluation struct {
-	ctx      context.Context
-	warnings []string
+	ctx        context.Context
+	ratcheting bool
+	warnings   []string
 }
 
 // ratchet mirrors the apiserver's ratchetingOptions: the correlation of the
@@ -432,8 +436,9 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			continue // empty rule
 		}
 		optionalOldSelf := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-		if compiled.usesOldSelf && oldObj == nil && !optionalOldSelf {
-			// transition rules need a correlated old value
+		if compiled.usesOldSelf && oldObj == nil && (!optionalOldSelf || !e.ratcheting) {
+			// transition rules need a correlated old value, unless
+			// optionalOldSelf (which needs CRDValidationRatcheting)
 			continue
 		}
 		ruleAct := act
@@ -478,7 +483,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			curPath = curPath.Child(compiled.normalizedFieldPath)
 		}
 		addErr := func(fe *field.Error) {
-			if !compiled.usesOldSelf && r.shouldRatchetError() {
+			if e.ratcheting && !compiled.usesOldSelf && r.shouldRatchetError() {
 				e.warnings = append(e.warnings, fe.Error())
 				// also to a recorder in ctx, as the apiserver does
 				warning.AddWarning(e.ctx, "", fe.Error())
