@@ -292,6 +292,100 @@ var ruleListCases = []ruleListCase{
 			"type(self.min) == int ? self.current <= self.min : double(self.current) / double(self.available) >= double(self.min.replace('%', '')) / 100.0",
 		},
 	},
+	{name: "preserve unknown fields",
+		schema: `
+			type: object
+			properties:
+				withUnknown: {type: object, x-kubernetes-preserve-unknown-fields: true}
+				withUnknownList: {type: array, items: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+				withUnknownFieldList:
+					type: array
+					items:
+						type: object
+						properties:
+							fieldOfUnknownType: {x-kubernetes-preserve-unknown-fields: true}
+				anyvalList: {type: array, items: {x-kubernetes-preserve-unknown-fields: true}}
+				anyvalMap: {type: object, additionalProperties: {x-kubernetes-preserve-unknown-fields: true}}
+				anyvalField1: {x-kubernetes-preserve-unknown-fields: true}
+			`,
+		obj: `{withUnknown: {field1: a, field2: b}, withUnknownList: [{field1: a, field2: b}, {field1: x, field2: y}, {field1: x, field2: y}, {}, {}], withUnknownFieldList: [{fieldOfUnknownType: a}, {fieldOfUnknownType: 1}, {fieldOfUnknownType: 1}], anyvalList: [a, 2], anyvalMap: {k: "1"}, anyvalField1: 1}`,
+		valid: []string{
+			"has(self.withUnknown)",
+			"self.withUnknownList.size() == 5",
+			"self.withUnknownList[0] != self.withUnknownList[1]",
+			"self.withUnknownList[1] == self.withUnknownList[2]",
+			"self.withUnknownList[3] == self.withUnknownList[4]",
+			"self.withUnknownFieldList[0] != self.withUnknownFieldList[1]",
+			"self.withUnknownFieldList[1] == self.withUnknownFieldList[2]",
+		},
+		errors: map[string]string{
+			"has(self.withUnknown.field1)": "undefined field 'field1'",
+			"has(self.anyvalList)":         "undefined field 'anyvalList'",
+			"has(self.anyvalMap)":          "undefined field 'anyvalMap'",
+			"has(self.anyvalField1)":       "undefined field 'anyvalField1'",
+		},
+	},
+	{name: "known and unknown fields",
+		schema: `
+			type: object
+			properties:
+				withUnknown: {type: object, x-kubernetes-preserve-unknown-fields: true, properties: {known: {type: integer}}}
+				withUnknownList: {type: array, items: {type: object, x-kubernetes-preserve-unknown-fields: true, properties: {known: {type: integer}}}}
+			`,
+		obj: `{withUnknown: {known: 1, unknown: a}, withUnknownList: [{known: 1, unknown: a}, {known: 1, unknown: b}, {known: 1, unknown: b}, {known: 1}, {known: 1}, {known: 2}]}`,
+		valid: []string{
+			"self.withUnknown.known == 1",
+			"self.withUnknownList[1] == self.withUnknownList[2]",
+			"self.withUnknownList[0] != self.withUnknownList[3]",
+			"self.withUnknownList[3] == self.withUnknownList[4]",
+			"self.withUnknownList[4] != self.withUnknownList[5]",
+		},
+		errors: map[string]string{
+			"has(self.withUnknown.unknown)": "undefined field 'unknown'",
+		},
+	},
+	{name: "field nullability",
+		schema: `
+			type: object
+			properties:
+				unsetPlainStr: {type: string}
+				unsetDefaultedStr: {type: string, default: default value}
+				unsetNullableStr: {type: string, nullable: true}
+				setPlainStr: {type: string}
+				setNullableStr: {type: string, nullable: true}
+				setToNullNullableStr: {type: string, nullable: true}
+			`,
+		obj: `{setPlainStr: v1, setNullableStr: v3, setToNullNullableStr: null, unsetDefaultedStr: default value}`,
+		valid: []string{
+			"!has(self.unsetPlainStr)",
+			"has(self.unsetDefaultedStr) && self.unsetDefaultedStr == 'default value'",
+			"!has(self.unsetNullableStr)",
+			"has(self.setNullableStr) && self.setNullableStr == 'v3'",
+			"type(self.setNullableStr) != null_type",
+			"!has(self.setToNullNullableStr)",
+		},
+		errors: map[string]string{
+			"self.unsetPlainStr == null":  "no matching overload for '_==_' applied to '(string, null)",
+			"self.setNullableStr != null": "no matching overload for '_!=_' applied to '(string, null)",
+		},
+	},
+	{name: "null values in container types",
+		schema: `
+			type: object
+			properties:
+				m: {type: object, additionalProperties: {type: string, nullable: true}}
+				l: {type: array, items: {type: string, nullable: true}}
+				s: {type: array, x-kubernetes-list-type: set, items: {type: string, nullable: true}}
+			`,
+		obj: `{m: {a: null, b: not-nil}, l: [null, not-nil], s: [null, not-nil]}`,
+		valid: []string{
+			"self.m.size() == 2",
+			"'a' in self.m",
+			"type(self.m['a']) == null_type",
+			"type(self.l[0]) == null_type",
+			"type(self.s[0]) == null_type",
+		},
+	},
 	{name: "escaping",
 		schema: `
 			type: object
