@@ -29,7 +29,12 @@ type APIServer struct {
 	GVK        schema.GroupVersionKind
 	Namespaced bool
 	Structural *structuralschema.Structural
-	strategy   interface {
+	// Validator is the OpenAPI schema validator the strategy uses, for
+	// value-only comparisons (apiservervalidation.ValidateCustomResource).
+	Validator apiservervalidation.SchemaValidator
+	strategy  interface {
+		PrepareForCreate(ctx context.Context, obj runtime.Object)
+		PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
 		Validate(ctx context.Context, obj runtime.Object) field.ErrorList
 		ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList
 	}
@@ -91,6 +96,12 @@ func NewAPIServer(doc []byte, version string) (*APIServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// As crdHandler.getOrCreateServingInfoFor: the served schema's defaults
+	// are pruned (a no-op for CRDs that passed v1 validation).
+	ss = ss.DeepCopy()
+	if err := structuraldefaulting.PruneDefaults(ss); err != nil {
+		return nil, err
+	}
 	validator, _, err := apiservervalidation.NewSchemaValidator(props)
 	if err != nil {
 		return nil, err
@@ -103,18 +114,37 @@ func NewAPIServer(doc []byte, version string) (*APIServer, error) {
 	}
 	namespaced := crd.Spec.Scope == apiextensions.NamespaceScoped
 	st := customresource.NewStrategy(nil, namespaced, gvk, validator, nil, ss, status, scale, nil)
-	return &APIServer{GVK: gvk, Namespaced: namespaced, Structural: ss, strategy: st}, nil
+	return &APIServer{GVK: gvk, Namespaced: namespaced, Structural: ss, Validator: validator, strategy: st}, nil
 }
 
 // Decode applies the apiserver's decode-time steps to obj in place, in its
 // order (unstructuredSchemaCoercer.apply, then the defaulter): ObjectMeta
 // unknown fields, pruning, dropping non-nullable nulls, ObjectMeta coercion,
 // defaulting. It returns the unknown field paths strict field validation
-// reports.
+// reports. As unstructuredSchemaCoercer.apply, it then restores kind,
+// apiVersion and metadata from their typed round trip (SetObjectMeta drops
+// unknown metadata fields).
 func (a *APIServer) Decode(obj map[string]any) ([]string, error) {
-	_, _, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	u := &unstructured.Unstructured{Object: obj}
+	kind, foundKind, err := unstructured.NestedString(obj, "kind")
 	if err != nil {
 		return nil, err
+	}
+	apiVersion, foundAPIVersion, err := unstructured.NestedString(obj, "apiVersion")
+	if err != nil {
+		return nil, err
+	}
+	objectMeta, foundObjectMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, err
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, err
+	}
+	if gv.Group != a.GVK.Group || kind != a.GVK.Kind {
+		// Not this CRD's kind: the apiserver neither prunes nor coerces.
+		return unknown, nil
 	}
 	unknown = append(unknown, structuralpruning.PruneWithOptions(obj, a.Structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, a.Structural)
@@ -123,30 +153,46 @@ func (a *APIServer) Decode(obj map[string]any) ([]string, error) {
 		return nil, ferr
 	}
 	unknown = append(unknown, paths...)
+	if foundKind {
+		u.SetKind(kind)
+	}
+	if foundAPIVersion {
+		u.SetAPIVersion(apiVersion)
+	}
+	if foundObjectMeta {
+		if err := schemaobjectmeta.SetObjectMeta(obj, objectMeta); err != nil {
+			return nil, err
+		}
+	}
+	// The versioning codec defaults after the decoder's coercion.
 	structuraldefaulting.Default(obj, a.Structural)
 	return unknown, nil
 }
 
-// Validate runs the apiserver's create (old == nil) or update validation.
+// Validate runs the apiserver's create (old == nil) or update validation,
+// as rest.BeforeCreate / rest.BeforeUpdate call the strategy:
+// PrepareForCreate (drops status when the status subresource is enabled)
+// or PrepareForUpdate (keeps the old status), then Validate or
+// ValidateUpdate. obj is modified in place.
 func (a *APIServer) Validate(obj, old map[string]any) field.ErrorList {
 	ctx := context.Background()
 	if a.Namespaced {
-		// kubectl sends namespaced objects without a namespace to "default".
-		ns := "default"
-		if m, ok := obj["metadata"].(map[string]any); ok {
-			if s, _ := m["namespace"].(string); s != "" {
-				ns = s
-			} else {
-				m["namespace"] = ns
-			}
+		// kubectl sends namespaced objects without a namespace to "default";
+		// the stored old object got its namespace the same way.
+		ns := defaultNamespace(obj)
+		if old != nil {
+			defaultNamespace(old)
 		}
 		ctx = request.WithNamespace(ctx, ns)
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	if old == nil {
+		a.strategy.PrepareForCreate(ctx, u)
 		return a.strategy.Validate(ctx, u)
 	}
-	return a.strategy.ValidateUpdate(ctx, u, &unstructured.Unstructured{Object: old})
+	o := &unstructured.Unstructured{Object: old}
+	a.strategy.PrepareForUpdate(ctx, u, o)
+	return a.strategy.ValidateUpdate(ctx, u, o)
 }
 
 // ErrorLines renders errors as the apiserver prints them, one per line.
@@ -157,4 +203,24 @@ func ErrorLines(errs field.ErrorList) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// defaultNamespace gives obj the namespace "default" when it has none, as
+// kubectl's request URL and the apiserver's BeforeCreate do, and returns its
+// namespace.
+func defaultNamespace(obj map[string]any) string {
+	ns := "default"
+	if obj["metadata"] == nil {
+		// rest.BeforeCreate sets the request's namespace on objects
+		// without one (EnsureObjectNamespaceMatchesRequestNamespace).
+		obj["metadata"] = map[string]any{}
+	}
+	if m, ok := obj["metadata"].(map[string]any); ok {
+		if s, _ := m["namespace"].(string); s != "" {
+			ns = s
+		} else {
+			m["namespace"] = ns
+		}
+	}
+	return ns
 }
