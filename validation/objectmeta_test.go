@@ -157,3 +157,23 @@ func TestMetaFastPathAgrees(t *testing.T) {
 		}
 	}
 }
+
+func TestScale(t *testing.T) {
+	sel := ".status.selector"
+	v := mustValidator(t, `{"type":"object"}`, Options{Scale: &Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: &sel}})
+	got := errStrings(t, v, mustJSON(t, `{"spec":{"replicas":-1},"status":{"replicas":"x","selector":3}}`), nil)
+	want := []string{
+		`.spec.replicas: Invalid value: -1: should be a non-negative integer`,
+		`.status.replicas: Invalid value: 0: .status.replicas accessor error: x is of the type string, expected int64`,
+		`.status.selector: Invalid value: "": .status.selector accessor error: 3 is of the type int64, expected string`,
+	}
+	if !sortedEqual(sortedCopy(got), want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	if errs := errStrings(t, v, mustJSON(t, `{"spec":{"replicas":3},"status":{"replicas":2147483647}}`), nil); len(errs) > 0 {
+		t.Errorf("unexpected %v", errs)
+	}
+	if errs := errStrings(t, v, mustJSON(t, `{"spec":{"replicas":2147483648}}`), nil); len(errs) != 1 {
+		t.Errorf("replicas above MaxInt32: %v", errs)
+	}
+}

@@ -19,7 +19,7 @@
 //  5. x-kubernetes-list-type set and map uniqueness (skipped on update when
 //     the old object already violates it).
 //
-//  6. x-kubernetes-validations rules through kdv.dev/cel, skipped with a
+//  7. x-kubernetes-validations rules through kdv.dev/cel, skipped with a
 //     note error when the errors above include a blocking one (NotSupported,
 //     Required, TooLong, TooMany, TypeInvalid), as the apiserver does.
 //
@@ -80,6 +80,10 @@ type Options struct {
 	// Formats decides which formats are enforced and how; nil means
 	// formats.ForVersion(KubernetesMinor), exactly the apiserver's.
 	Formats *formats.Registry
+	// Scale is the version's scale subresource, whose replicas and label
+	// selector paths the apiserver checks after the schema; nil when the
+	// version has none.
+	Scale *Scale
 	// SkipCEL leaves x-kubernetes-validations rules out (for callers that
 	// evaluate them separately with kdv.dev/cel).
 	SkipCEL bool
@@ -156,6 +160,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 			warnings = append(warnings, e.Error())
 		}
 	}
+	errs = append(errs, v.scale(nv)...)
 	if v.root.metaBelow {
 		errs = append(errs, v.embedded(ctx, nv)...)
 	}
