@@ -63,3 +63,57 @@ func fieldStrings(errs field.ErrorList) []string {
 	}
 	return out
 }
+
+// TestKeywordMessages covers each keyword's exact apiserver error (messages
+// from kube-openapi pkg/validation/errors, converted by
+// kubeOpenAPIResultToFieldErrors).
+func TestKeywordMessages(t *testing.T) {
+	cases := []struct {
+		schema, obj string
+		want        []string
+	}{
+		{`{"type":"integer","minimum":0}`, `-1`, []string{`<nil>: Invalid value: -1:  in body should be greater than or equal to 0`}},
+		{`{"type":"object","properties":{"n":{"type":"number","minimum":1.5,"exclusiveMinimum":true}}}`, `{"n":1.5}`, []string{`n: Invalid value: 1.5: n in body should be greater than 1.5`}},
+		{`{"type":"object","properties":{"n":{"type":"number","maximum":1000000}}}`, `{"n":1000000.5}`, []string{`n: Invalid value: 1.0000005e+06: n in body should be less than or equal to 1e+06`}},
+		{`{"type":"object","properties":{"n":{"type":"integer","maximum":10,"exclusiveMaximum":true}}}`, `{"n":10}`, []string{`n: Invalid value: 10: n in body should be less than 10`}},
+		{`{"type":"object","properties":{"n":{"type":"integer","multipleOf":3}}}`, `{"n":10}`, []string{`n: Invalid value: 10: n in body should be a multiple of 3`}},
+		{`{"type":"object","properties":{"n":{"type":"number","multipleOf":0.5}}}`, `{"n":0.3}`, []string{`n: Invalid value: 0.3: n in body should be a multiple of 0.5`}},
+		{`{"type":"object","properties":{"s":{"type":"string","minLength":3}}}`, `{"s":"ab"}`, []string{`s: Invalid value: "ab": s in body should be at least 3 chars long`}},
+		{`{"type":"object","properties":{"s":{"type":"string","maxLength":2}}}`, `{"s":"äöü"}`, []string{`s: Too long: may not be more than 2 bytes`}},
+		{`{"type":"object","properties":{"s":{"type":"string","maxLength":3}}}`, `{"s":"äöü"}`, nil}, // runes, not bytes
+		{`{"type":"object","properties":{"s":{"type":"string","pattern":"^a"}}}`, `{"s":"b"}`, []string{`s: Invalid value: "b": s in body should match '^a'`}},
+		{`{"type":"object","properties":{"l":{"type":"array","minItems":2}}}`, `{"l":[1]}`, []string{`l: Invalid value: 1: l in body should have at least 2 items`}},
+		{`{"type":"object","properties":{"l":{"type":"array","uniqueItems":true}}}`, `{"l":[{"a":1},{"a":1}]}`, []string{`l: Invalid value: "": l in body shouldn't contain duplicates`}},
+		{`{"type":"object","properties":{"m":{"type":"object","minProperties":1}}}`, `{"m":{}}`, []string{`m: Invalid value: 0: m in body should have at least 1 properties`}},
+		{`{"type":"object","properties":{"e":{"type":"string","enum":["a","b"]}}}`, `{"e":"c"}`, []string{`e: Unsupported value: "c": supported values: "a", "b"`}},
+		{`{"type":"object","properties":{"e":{"type":"integer","enum":[1,2]}}}`, `{"e":3}`, []string{`e: Unsupported value: 3: supported values: "1", "2"`}},
+		{`{"type":"object","properties":{"o":{"type":"object","properties":{"x":{"type":"string"}},"required":["x","y"]}}}`, `{"o":{}}`, []string{`o.x: Required value`, `o.y: Required value`}},
+		{`{"type":"object","additionalProperties":{"type":"string","minLength":2}}`, `{"k":"a"}`, []string{`k: Invalid value: "a": .k in body should be at least 2 chars long`}},
+		{`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"integer"}}}}`, `{"m":{"a.b":"x"}}`, []string{`m.a.b: Invalid value: "string": m.a.b in body must be of type integer: "string"`}},
+		{`{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer","maximum":1}}}}}}`, `{"l":[{"n":1},{"n":2}]}`, []string{`l[1].n: Invalid value: 2: l[1].n in body should be less than or equal to 1`}},
+		{`{"type":"object","properties":{"u":{"type":"string","format":"uuid"}}}`, `{"u":"nope"}`, []string{`u: Invalid value: "nope": u in body must be of type uuid: "nope"`}},
+		{`{"type":"object","properties":{"u":{"type":"string","format":"no-such-format"}}}`, `{"u":"nope"}`, nil},
+		{`{"type":"object","properties":{"o":{"type":"object","oneOf":[{"required":["a"]},{"required":["b"]}]}}}`, `{"o":{"a":1,"b":2}}`, []string{`<nil>: Invalid value: "": "o" must validate one and only one schema (oneOf). Found 2 valid alternatives`}},
+		{`{"type":"object","properties":{"o":{"type":"object","oneOf":[{"required":["a"]},{"required":["b"]}]}}}`, `{"o":{}}`, []string{`<nil>: Invalid value: "": "o" must validate one and only one schema (oneOf). Found none valid`, `o.a: Required value`}},
+		{`{"type":"object","properties":{"o":{"type":"object","not":{"required":["a"]}}}}`, `{"o":{"a":1}}`, []string{`<nil>: Invalid value: "": "o" must not validate the schema (not)`}},
+		{`{"type":"object","properties":{"p":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}`, `{"p":{"anything":[1,{"x":null}]}}`, nil},
+	}
+	for i, tc := range cases {
+		v := mustValidator(t, tc.schema, Options{})
+		assertSameSet(t, i, errStrings(t, v, mustJSON(t, tc.obj), nil), tc.want)
+	}
+}
+
+// TestValidationErrorsOverride covers x-kubernetes-validation-errors, the
+// kdv extension that replaces a keyword's message and reason.
+func TestValidationErrorsOverride(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{
+		"s":{"type":"string","pattern":"^[a-z]+$","x-kubernetes-validation-errors":{"pattern":{"message":"must be lowercase letters","reason":"FieldValueForbidden"}}},
+		"n":{"type":"integer","maximum":3,"x-kubernetes-validation-errors":{"maximum":{"message":"at most three"}}},
+		"o":{"type":"object","required":["x"],"x-kubernetes-validation-errors":{"required":{"message":"x is mandatory"}}}}}`, Options{})
+	assertSameSet(t, 0, errStrings(t, v, mustJSON(t, `{"s":"A","n":4,"o":{}}`), nil), []string{
+		`s: Forbidden: must be lowercase letters`,
+		`n: Invalid value: 4: at most three`,
+		`o.x: Required value: x is mandatory`,
+	})
+}
