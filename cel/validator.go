@@ -223,6 +223,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 	if v == nil || v.root == nil {
 		return nil, nil, costBudget
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var r ratchet
 	if v.ratcheting && oldObj != nil && !isNilValue(oldObj) {
 		r.current = common.NewCorrelatedObject(obj, oldObj, v.schema)
