@@ -272,7 +272,8 @@ func validateNames(names *CRDNames, fldPath *field.Path) field.ErrorList {
 }
 
 // validateStoredVersions mirrors ValidateCustomResourceDefinitionStoredVersions
-// on the defaulted status of a new CRD (the storage version, if any).
+// on the defaulted status of a new CRD: SetDefaults_CustomResourceDefinition
+// stores the first storage version only.
 func validateStoredVersions(c *internalCRD, fldPath *field.Path) field.ErrorList {
 	var stored []string
 	for _, v := range c.versions {
@@ -284,7 +285,13 @@ func validateStoredVersions(c *internalCRD, fldPath *field.Path) field.ErrorList
 	if len(stored) == 0 {
 		return field.ErrorList{field.Invalid(fldPath, stored, "must have at least one stored version")}
 	}
-	return nil
+	var allErrs field.ErrorList
+	for _, v := range c.versions {
+		if v.Storage && v.Name != stored[0] {
+			allErrs = append(allErrs, field.Invalid(fldPath, stored, "must have the storage version "+v.Name))
+		}
+	}
+	return allErrs
 }
 
 // validateAPIApproval mirrors the apiserver's validateAPIApproval on create:

@@ -158,17 +158,68 @@ func (c *internalCRD) versionsValue() any {
 			x.Schema = map[string]any{"OpenAPIV3Schema": toInternal(v.schema)}
 		}
 		if v.subresources != nil {
-			x.Subresources = v.subresources
+			x.Subresources = internalSubresources(v.subresources)
 		}
 		if v.columns != nil {
-			x.AdditionalPrinterColumns = v.columns
+			x.AdditionalPrinterColumns = internalColumns(v.columns)
 		}
 		if v.selectable != nil {
-			x.SelectableFields = v.selectable
+			l := []map[string]string{}
+			for _, f := range v.selectable {
+				l = append(l, map[string]string{"JSONPath": str(f, "jsonPath")})
+			}
+			x.SelectableFields = l
 		}
 		out = append(out, x)
 	}
 	return jsonValue{out}
+}
+
+// internalSubresources renders subresources as the internal
+// CustomResourceSubresources (no JSON tags).
+func internalSubresources(s *CRDSubresources) any {
+	type scale struct {
+		SpecReplicasPath   string
+		StatusReplicasPath string
+		LabelSelectorPath  *string
+	}
+	out := struct {
+		Status *struct{}
+		Scale  *scale
+	}{Status: s.Status}
+	if s.Scale != nil {
+		m := *s.Scale
+		out.Scale = &scale{SpecReplicasPath: str(m, "specReplicasPath"), StatusReplicasPath: str(m, "statusReplicasPath")}
+		if ls, ok := m["labelSelectorPath"].(string); ok {
+			out.Scale.LabelSelectorPath = &ls
+		}
+	}
+	return out
+}
+
+// internalColumns renders printer columns as the internal
+// CustomResourceColumnDefinition (no JSON tags).
+func internalColumns(cols []map[string]any) any {
+	type column struct {
+		Name        string
+		Type        string
+		Format      string
+		Description string
+		Priority    int64
+		JSONPath    string
+	}
+	out := []column{}
+	for _, c := range cols {
+		var prio int64
+		switch p := c["priority"].(type) {
+		case float64:
+			prio = int64(p)
+		case int64:
+			prio = p
+		}
+		out = append(out, column{Name: str(c, "name"), Type: str(c, "type"), Format: str(c, "format"), Description: str(c, "description"), Priority: prio, JSONPath: str(c, "jsonPath")})
+	}
+	return out
 }
 
 func str(m map[string]any, k string) string {
