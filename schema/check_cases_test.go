@@ -2548,4 +2548,235 @@ spec:
 			`metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`,
 		},
 	},
+	{
+		name: "two storage versions",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition \"multiple storage versions\"", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object}}
+    additionalPrinterColumns: [{name: Age, type: date, jsonPath: .metadata.creationTimestamp}]
+  - name: v2
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, description: v2}}
+`,
+		want: []string{
+			`spec.versions: Invalid value: [{"Name":"v1","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":{"OpenAPIV3Schema":{"ID":"","Schema":"","Ref":null,"Description":"","Type":"object","Nullable":false,"Format":"","Title":"","Default":null,"Maximum":null,"ExclusiveMaximum":false,"Minimum":null,"ExclusiveMinimum":false,"MaxLength":null,"MinLength":null,"Pattern":"","MaxItems":null,"MinItems":null,"UniqueItems":false,"MultipleOf":null,"Enum":null,"MaxProperties":null,"MinProperties":null,"Required":null,"Items":null,"AllOf":null,"OneOf":null,"AnyOf":null,"Not":null,"Properties":null,"AdditionalProperties":null,"PatternProperties":null,"Dependencies":null,"AdditionalItems":null,"Definitions":null,"ExternalDocs":null,"Example":null,"XPreserveUnknownFields":null,"XEmbeddedResource":false,"XIntOrString":false,"XListMapKeys":null,"XListType":null,"XMapType":null,"XValidations":null}},"Subresources":null,"AdditionalPrinterColumns":[{"Name":"Age","Type":"date","Format":"","Description":"","Priority":0,"JSONPath":".metadata.creationTimestamp"}],"SelectableFields":null},{"Name":"v2","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":{"OpenAPIV3Schema":{"ID":"","Schema":"","Ref":null,"Description":"v2","Type":"object","Nullable":false,"Format":"","Title":"","Default":null,"Maximum":null,"ExclusiveMaximum":false,"Minimum":null,"ExclusiveMinimum":false,"MaxLength":null,"MinLength":null,"Pattern":"","MaxItems":null,"MinItems":null,"UniqueItems":false,"MultipleOf":null,"Enum":null,"MaxProperties":null,"MinProperties":null,"Required":null,"Items":null,"AllOf":null,"OneOf":null,"AnyOf":null,"Not":null,"Properties":null,"AdditionalProperties":null,"PatternProperties":null,"Dependencies":null,"AdditionalItems":null,"Definitions":null,"ExternalDocs":null,"Example":null,"XPreserveUnknownFields":null,"XEmbeddedResource":false,"XIntOrString":false,"XListMapKeys":null,"XListType":null,"XMapType":null,"XValidations":null}},"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}]: must have exactly one version marked as storage version`,
+			`status.storedVersions: Invalid value: ["v1"]: must have the storage version v2`,
+		},
+	},
+	{
+		name: "webhook conversion without config",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition \"webhookconfig: blank URL\" family", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  conversion: {strategy: Webhook}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`,
+		want: []string{
+			`spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook`,
+			`spec.conversion.conversionReviewVersions: Required value`,
+		},
+	},
+	{
+		name: "webhook config with None strategy",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition \"webhookconfig should not be set when strategy is None\"", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  conversion:
+    strategy: None
+    webhook:
+      clientConfig: {url: "https://example.com/convert"}
+      conversionReviewVersions: [v1]
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`,
+		want: []string{
+			`spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook`,
+			`spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook`,
+		},
+	},
+	{
+		name: "webhook review versions",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition \"invalid conversion review version\"", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig: {url: "https://example.com/convert"}
+      conversionReviewVersions: [v2, v2, Bad_Version]
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`,
+		want: []string{
+			`spec.conversion.conversionReviewVersions[1]: Invalid value: "v2": duplicate version`,
+			`spec.conversion.conversionReviewVersions[2]: Invalid value: "Bad_Version": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+			`spec.conversion.conversionReviewVersions: Invalid value: ["v2","v2","Bad_Version"]: must include at least one of v1, v1beta1`,
+		},
+	},
+	{
+		name: "deprecation warning",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go Test_validateDeprecationWarning", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - {name: v1, served: true, storage: true, deprecationWarning: "not deprecated", schema: {openAPIV3Schema: {type: object}}}
+  - {name: v2, served: true, storage: false, deprecated: true, deprecationWarning: "", schema: {openAPIV3Schema: {type: object, description: x}}}
+`,
+		want: []string{
+			`spec.versions[0].deprecationWarning: Invalid value: "not deprecated": can only be set for deprecated versions`,
+			`spec.versions[1].deprecationWarning: Invalid value: "": must not be an empty string`,
+		},
+	},
+	{
+		name: "printer columns",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition additionalPrinterColumns", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object}}
+    additionalPrinterColumns:
+    - {name: A, type: bogus, jsonPath: .spec.a}
+    - {name: B, type: string, format: uri, jsonPath: spec.b}
+    - {name: "", type: integer, jsonPath: .x}
+`,
+		want: []string{
+			`spec.additionalPrinterColumns[0].type: Invalid value: "bogus": must be one of boolean,date,integer,number,string`,
+			`spec.additionalPrinterColumns[1].format: Invalid value: "uri": must be one of byte,date,date-time,double,float,int32,int64,password`,
+			`spec.additionalPrinterColumns[1].JSONPath: Invalid value: "spec.b": must be a simple json path starting with .`,
+			`spec.additionalPrinterColumns[2].name: Required value`,
+		},
+	},
+	{
+		name: "scale subresource",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition \"invalid scale subresource paths\"", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object}}
+    subresources:
+      scale: {specReplicasPath: .status.replicas, statusReplicasPath: "status.replicas", labelSelectorPath: .metadata.labels}
+`,
+		want: []string{
+			`spec.subresources.scale.specReplicasPath: Invalid value: ".status.replicas": should be a json path under .spec`,
+			`spec.subresources.scale.statusReplicasPath: Invalid value: "status.replicas": must be a simple json path starting with .`,
+			`spec.subresources.scale.labelSelectorPath: Invalid value: ".metadata.labels": should be a json path under either .spec or .status`,
+		},
+	},
+	{
+		name: "selectable fields",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestSelectableFields", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    selectableFields:
+    - {jsonPath: .spec.a}
+    - {jsonPath: .spec.o}
+    - {jsonPath: .metadata.name}
+    - {jsonPath: ".spec['a']"}
+    - {jsonPath: .spec.missing}
+    - {jsonPath: .spec.a}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          metadata: {type: object}
+          spec:
+            type: object
+            properties:
+              a: {type: string}
+              o: {type: object}
+`,
+		want: []string{
+			`spec.selectableFields[1].jsonPath: Invalid value: ".spec.o": must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.`,
+			`spec.selectableFields[2].jsonPath: Invalid value: ".metadata.name": is an invalid path: does not refer to a valid field`,
+			`spec.selectableFields[3].jsonPath: Invalid value: ".spec['a']": is an invalid path: array notation is not allowed`,
+			`spec.selectableFields[4].jsonPath: Invalid value: ".spec.missing": is an invalid path: does not refer to a valid field`,
+			`spec.selectableFields[5].jsonPath: Duplicate value: ".spec.a"`,
+		},
+	},
+	{
+		name: "group scope and version names",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition \"bad group\", \"bad scope\", invalid version name", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example
+spec:
+  group: example
+  scope: Global
+  names: {plural: foos, kind: Foo}
+  versions:
+  - {name: V_1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`,
+		want: []string{
+			`spec.group: Invalid value: "example": should be a domain with at least one dot`,
+			`spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"`,
+			`spec.versions[0].name: Invalid value: "V_1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+			`spec.version: Invalid value: "V_1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+		},
+	},
 }
