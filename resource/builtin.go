@@ -1,0 +1,73 @@
+package resource
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kdv.dev/builtin"
+	kdvschema "kdv.dev/schema"
+)
+
+// UseBuiltin makes reg fall back to kdv's embedded schemas of the built-in
+// kinds of Kubernetes 1.<minor> (0: the newest embedded). It fails for a
+// version kdv does not embed, naming those it does.
+func UseBuiltin(reg *Registry, minor int) error {
+	kinds, minor, err := builtinKinds(minor)
+	if err != nil {
+		return err
+	}
+	source := fmt.Sprintf("built-in schemas of Kubernetes 1.%d", minor)
+	reg.SetFallback(func(gvk schema.GroupVersionKind) (Schema, bool, error) {
+		namespaced, ok := kinds[gvk]
+		if !ok {
+			return Schema{}, false, nil
+		}
+		s, err := builtin.Lookup(minor, kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
+		if err != nil {
+			return Schema{}, false, err
+		}
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, Source: source}, true, nil
+	})
+	return nil
+}
+
+// BuiltinScope reports whether a built-in kind of Kubernetes 1.<minor> is
+// namespaced; kinds it does not know count as namespaced. OpenAPI documents
+// do not carry scope, so --schemas uses this.
+func BuiltinScope(minor int) func(schema.GroupVersionKind) bool {
+	kinds, _, err := builtinKinds(minor)
+	return func(gvk schema.GroupVersionKind) bool {
+		if err != nil {
+			return true
+		}
+		if ns, ok := kinds[gvk]; ok {
+			return ns
+		}
+		return true
+	}
+}
+
+func builtinKinds(minor int) (map[schema.GroupVersionKind]bool, int, error) {
+	versions := builtin.Versions()
+	if len(versions) == 0 {
+		return nil, 0, fmt.Errorf("kdv was built without built-in schemas")
+	}
+	if minor == 0 {
+		minor = versions[len(versions)-1]
+	}
+	list, err := builtin.Kinds(minor)
+	if err != nil {
+		var have []string
+		for _, v := range versions {
+			have = append(have, fmt.Sprintf("1.%d", v))
+		}
+		return nil, 0, fmt.Errorf("no built-in schemas for Kubernetes 1.%d; kdv embeds %s", minor, strings.Join(have, ", "))
+	}
+	kinds := make(map[schema.GroupVersionKind]bool, len(list))
+	for _, k := range list {
+		kinds[schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}] = k.Namespaced
+	}
+	return kinds, minor, nil
+}
