@@ -27,6 +27,7 @@ var kdvOnlyFields = map[string]bool{"XAPILifecycle": true, "XUnions": true, "XVa
 // values (JSON).
 type jsonValue struct{ v any }
 
+// MarshalJSON renders the wrapped value.
 func (j jsonValue) MarshalJSON() ([]byte, error) { return json.Marshal(j.v) }
 
 // validateSchemaValidation checks one openAPIV3Schema (apiextensions

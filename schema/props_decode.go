@@ -18,6 +18,7 @@ type decodeError struct {
 	msg  string
 }
 
+// Error renders "path: message".
 func (e *decodeError) Error() string {
 	if e.path == "" {
 		return e.msg

@@ -4,6 +4,21 @@
 // v3 documents, checks schemas as the apiserver does on CRD create, and
 // derives skeletons and published forms.
 //
+//   - Props is a schema as written (apiextensions.k8s.io/v1 JSONSchemaProps
+//     plus Extra); NewStructural/ToProps convert to and from Structural.
+//   - ParseCRD, Check and CheckDocument mirror ValidateCustomResourceDefinition
+//     (pkg/apis/apiextensions/validation): exact paths, messages and order.
+//     Like the apiserver, which validates the internal object a v1 create
+//     converts to, errors in schemas that are identical in every version are
+//     reported under spec.validation.openAPIV3Schema, and per version
+//     (spec.versions[i].schema.openAPIV3Schema) otherwise. ValidateStructural
+//     is the structural-schema check alone.
+//   - LoadSchema reads one schema; LoadOpenAPIDocument reads OpenAPI v3 (and
+//     Swagger 2.0) documents and resolves $ref, with cycles cut into
+//     x-kubernetes-preserve-unknown-fields stubs (see openapi_resolve.go).
+//   - Skeleton, Unfold and ToV2 derive the pruning skeleton, the published
+//     form and the OpenAPI v2 form (pkg/apiserver/schema, pkg/controller/openapi).
+//
 // It mirrors k8s.io/apiextensions-apiserver pkg/apiserver/schema and
 // pkg/apis/apiextensions/validation.
 package schema
