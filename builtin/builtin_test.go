@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 
 func TestVersions(t *testing.T) {
 	vs := Versions()
-	if len(vs) == 0 || vs[len(vs)-1] != 37 {
+	if len(vs) != 3 || vs[0] != 35 || vs[2] != 37 {
 		t.Fatalf("versions %v", vs)
 	}
 	if _, err := Lookup(12, schema.GroupVersionKind{Version: "v1", Kind: "Pod"}); err == nil {
@@ -96,21 +97,53 @@ func TestLookupStructural(t *testing.T) {
 }
 
 // TestDataUpToDate fails when regenerating data/v1.37.json.gz from the
-// k8s.io/api in go.mod would change it (run go generate ./builtin/).
+// k8s.io/api in go.mod would change it (run go generate ./builtin/). With
+// KDV_BUILTIN_REGEN_ALL=1 it also regenerates 1.35 and 1.36 in scratch
+// modules (k8s.io/api v0.35.10, v0.36.6; slow, needs those modules).
 func TestDataUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("regenerates from k8s.io/api")
 	}
-	got, err := gendata.Build("", 37)
-	if err != nil {
-		t.Fatal(err)
+	check := func(t *testing.T, dir string, minor int) {
+		got, err := gendata.Build(dir, minor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := fmt.Sprintf("data/v1.%d.json.gz", minor)
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go generate ./builtin/", file)
+		}
 	}
-	want, err := os.ReadFile("data/v1.37.json.gz")
-	if err != nil {
-		t.Fatal(err)
+	check(t, "", 37)
+	if os.Getenv("KDV_BUILTIN_REGEN_ALL") == "" {
+		return
 	}
-	if !bytes.Equal(got, want) {
-		t.Error("data/v1.37.json.gz is stale: run go generate ./builtin/")
+	for minor, api := range map[int]string{35: "v0.35.10", 36: "v0.36.6"} {
+		dir, err := gendata.ScratchModule(api)
+		if err != nil {
+			t.Skipf("k8s.io/api %s not available: %v", api, err)
+		}
+		check(t, dir, minor)
+		os.RemoveAll(dir)
+	}
+}
+
+func TestOlderVersions(t *testing.T) {
+	for _, minor := range []int{35, 36} {
+		for _, gvk := range []schema.GroupVersionKind{{Version: "v1", Kind: "Pod"}, {Group: "apps", Version: "v1", Kind: "StatefulSet"}, {Group: "batch", Version: "v1", Kind: "Job"}} {
+			s, err := Lookup(minor, gvk)
+			if err != nil {
+				t.Errorf("1.%d %s: %v", minor, gvk, err)
+				continue
+			}
+			if s.Properties["metadata"].Properties["name"].Type != "string" {
+				t.Errorf("1.%d %s: metadata", minor, gvk)
+			}
+		}
 	}
 }
 

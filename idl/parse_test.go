@@ -31,6 +31,8 @@ func TestParseTagK8s(t *testing.T) {
 		{`+k8s:item(name: "x", weight: 5)=+k8s:required`, `item(name: "x", weight: 5)=+required`},
 		{"+k8s:format=`k8s-uuid`", `format=k8s-uuid`},
 		{`+k8s:ifMode("Queue")=+k8s:required`, `ifMode("Queue")=+required`},
+		{`+k8s:member("Queue")=+k8s:required`, `ifMode("Queue")=+required`},
+		{`+k8s:discriminator`, `modeDiscriminator`},
 	}
 	for _, tt := range tests {
 		tg, err := ParseTag(tt.in, token.Position{})

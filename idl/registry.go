@@ -117,6 +117,8 @@ var k8sNames = map[string]string{
 	"opaqueType": "opaqueType", "customUnique": "customUnique",
 	"dependentRequired": "dependentRequired", "dependentForbidden": "dependentForbidden",
 	"neq": "neq", "enumExclude": "enumExclude",
+	// Kubernetes 1.36's validation-gen names of modeDiscriminator / ifMode.
+	"discriminator": "modeDiscriminator", "member": "ifMode",
 }
 
 // k8sIgnored are "+k8s:" tags of other code generators (deepcopy, conversion,

@@ -7,7 +7,9 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -38,6 +40,32 @@ type Kind struct {
 	Definition string `json:"definition"`
 }
 
+// ScratchModule creates a temporary Go module requiring k8s.io/api@version
+// (go get, then go mod tidy inside that module only) and returns its
+// directory; the caller removes it.
+func ScratchModule(version string) (string, error) {
+	dir, err := os.MkdirTemp("", "kdv-k8sapi-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n\nimport _ \"k8s.io/api/core/v1\"\n"), 0o644); err != nil {
+		return "", err
+	}
+	for _, args := range [][]string{
+		{"mod", "init", "kdv.dev/scratch/k8sapi"},
+		{"get", "k8s.io/api@" + version},
+		{"mod", "tidy"},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return dir, nil
+}
+
 // Build loads k8s.io/api/... in the Go module at dir (its go.mod pins the
 // k8s.io/api version) and returns the gzip-compressed data file for minor.
 //
@@ -57,7 +85,9 @@ func Build(dir string, minor int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "k8s.io/api").Output()
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "k8s.io/api")
+	cmd.Dir = dir
+	src, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("go list -m k8s.io/api: %w", err)
 	}

@@ -4,7 +4,9 @@
 //	go run ./internal/cmd/gen -minor 37 -out data/v1.37.json.gz
 //
 // -dir names a Go module whose go.mod requires the k8s.io/api version of
-// that minor (default: the kdv module itself).
+// that minor (default: the kdv module itself); -api VERSION instead creates
+// a scratch module requiring k8s.io/api@VERSION (needs the module proxy or
+// a module cache that has it).
 package main
 
 import (
@@ -19,18 +21,30 @@ func main() {
 	minor := flag.Int("minor", 0, "Kubernetes minor version")
 	out := flag.String("out", "", "output file")
 	dir := flag.String("dir", "", "Go module directory providing k8s.io/api")
+	api := flag.String("api", "", "k8s.io/api version for a scratch module (instead of -dir)")
 	flag.Parse()
+	if *api != "" {
+		d, err := gendata.ScratchModule(*api)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(d)
+		*dir = d
+	}
 	if *minor == 0 || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: gen -minor N -out FILE [-dir MODULE]")
 		os.Exit(2)
 	}
 	b, err := gendata.Build(*dir, *minor)
+	if err == nil {
+		err = os.WriteFile(*out, b, 0o644)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		if *api != "" {
+			os.RemoveAll(*dir)
+		}
 		os.Exit(1)
 	}
 }
