@@ -122,6 +122,21 @@ func Generate(u *idl.Universe, opts Options) (*Result, error) {
 		}
 		res.Documents = append(res.Documents, doc)
 	}
+	// Tags of named non-struct types reach the schema where a field uses
+	// the type; report those of types no field uses.
+	for _, p := range u.Packages {
+		for _, t := range p.Types {
+			if g.isStruct(t) {
+				continue
+			}
+			for _, tg := range t.Tags {
+				if g.report.Seen[posKey(tg.Pos)] == 0 {
+					g.report.Seen[posKey(tg.Pos)]++
+					g.report1(tg, &tagSite{owner: t.ID()}, "type is not used by any generated field; its tags have no schema to apply to")
+				}
+			}
+		}
+	}
 	sort.SliceStable(res.Documents, func(i, j int) bool {
 		a, b := res.Documents[i], res.Documents[j]
 		if a.Group != b.Group {

@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -262,4 +263,39 @@ func modDir(t *testing.T, mod string) string {
 		t.Skipf("go list -m %s: %v", mod, err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestK8sAPIEveryTagHandled greps every +k8s: tag line of k8s.io/api's
+// types.go files and checks the generator handled it (published or
+// reported) at least once.
+func TestK8sAPIEveryTagHandled(t *testing.T) {
+	res := k8sAPI(t)
+	root := modDir(t, "k8s.io/api")
+	files, _ := filepath.Glob(filepath.Join(root, "*", "*", "types.go"))
+	re := regexp.MustCompile(`^\s*//\s*\+k8s:([a-zA-Z]+)`)
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			m := re.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			if tg, err := idl.ParseTag(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "//")), token.Position{}); err != nil || tg == nil {
+				continue // other generators' tags (deepcopy, prerelease-lifecycle, ...)
+			}
+			n++
+			key := fmt.Sprintf("%s:%d", f, i+1)
+			if res.Report.Seen[key] == 0 {
+				t.Errorf("%s: %s: not handled", key, strings.TrimSpace(line))
+			}
+		}
+	}
+	t.Logf("%d +k8s: tag lines handled", n)
+	if n < 1000 {
+		t.Errorf("only %d tag lines found", n)
+	}
 }

@@ -16,6 +16,9 @@ type Report struct {
 	Tags map[string]*TagCount
 	// Unpublished lists each reported tag with its position and reason.
 	Unpublished []Unpublished
+	// Seen counts, by "file:line", how often each tag line was handled
+	// (published or reported), so tests can prove no tag was skipped.
+	Seen map[string]int
 }
 
 // TagCount counts one tag name's uses.
@@ -34,7 +37,9 @@ type Unpublished struct {
 	Reason string
 }
 
-func newReport() *Report { return &Report{Tags: map[string]*TagCount{}} }
+func newReport() *Report { return &Report{Tags: map[string]*TagCount{}, Seen: map[string]int{}} }
+
+func posKey(p token.Position) string { return fmt.Sprintf("%s:%d", p.Filename, p.Line) }
 
 func (r *Report) count(name string) *TagCount {
 	c := r.Tags[name]

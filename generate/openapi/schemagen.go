@@ -227,6 +227,10 @@ func (g *gen) fields(acc *structAcc, owner string, fields []*idl.Field) {
 	p := acc.props
 	for _, f := range fields {
 		if f.Skip {
+			for _, t := range f.Tags {
+				g.report.Seen[posKey(t.Pos)]++
+				g.report1(t, &tagSite{owner: owner, field: f}, "field is not serialized (unexported or json:\"-\")")
+			}
 			continue
 		}
 		if f.Inline {

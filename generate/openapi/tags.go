@@ -128,6 +128,7 @@ func (s *tagSite) want(t *idl.Tag, types ...string) bool {
 
 // apply publishes one tag (and its payload chain) on a site, or reports it.
 func (g *gen) apply(t *idl.Tag, s *tagSite) {
+	g.report.Seen[posKey(t.Pos)]++
 	pub := func() { g.report.published(t.Name) }
 	switch t.Name {
 	// ---- presence (handled by required()) and no-schema tags
