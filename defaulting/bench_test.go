@@ -74,3 +74,35 @@ func BenchmarkDeepCopyPrometheus(b *testing.B) {
 		deepCopyJSON(o.obj)
 	}
 }
+
+// BenchmarkDefaulterPrometheus is BenchmarkDefaultPrometheus with the
+// compiled Defaulter.
+func BenchmarkDefaulterPrometheus(b *testing.B) {
+	o := prometheusObject(b)
+	d := NewDefaulter(o.schema)
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Default(deepCopyJSON(o.obj))
+	}
+}
+
+// BenchmarkDefaulterPrometheusDefaulted is
+// BenchmarkDefaultPrometheusDefaulted with the compiled Defaulter.
+func BenchmarkDefaulterPrometheusDefaulted(b *testing.B) {
+	o := prometheusObject(b)
+	d := NewDefaulter(o.schema)
+	d.Default(o.obj)
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Default(o.obj)
+	}
+}
+
+// BenchmarkNewDefaulterPrometheus measures compiling the Prometheus schema.
+func BenchmarkNewDefaulterPrometheus(b *testing.B) {
+	o := prometheusObject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		NewDefaulter(o.schema)
+	}
+}

@@ -212,7 +212,12 @@ func TestCorpusPruneRemovesNothing(t *testing.T) {
 			if len(unknown) > 0 {
 				t.Errorf("%s: unknown fields %q", name, unknown)
 			}
+			compiled := deepCopyJSON(o.obj)
+			NewDefaulter(o.schema).Default(compiled)
 			Default(o.obj, o.schema)
+			if !reflect.DeepEqual(compiled, any(o.obj)) {
+				t.Errorf("%s: Defaulter differs from Default", name)
+			}
 			before := deepCopyJSON(o.obj)
 			if p := pruning.Prune(o.obj, o.schema, pruning.Options{IsResourceRoot: true}); len(p) > 0 {
 				t.Errorf("%s: pruning after defaulting removed %q", name, p)

@@ -85,6 +85,11 @@ properties:
 			if !reflect.DeepEqual(in, want) {
 				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
 			}
+			in = mustJSON(t, tt.in)
+			NewDefaulter(mustSchema(t, tt.schema)).Default(in)
+			if !reflect.DeepEqual(in, want) {
+				t.Errorf("Defaulter got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+			}
 		})
 	}
 }

@@ -36,7 +36,13 @@ func FuzzDefault(f *testing.F) {
 			return
 		}
 		PruneNonNullableNullsWithoutDefaults(v, s)
+		// The compiled Defaulter does exactly what Default does.
+		c := deepCopyJSON(v)
+		NewDefaulter(s).Default(c)
 		Default(v, s)
+		if !reflect.DeepEqual(c, v) {
+			t.Fatalf("Defaulter differs from Default:\n%s\n%s", toJSON(c), toJSON(v))
+		}
 		once := deepCopyJSON(v)
 		Default(v, s)
 		if !reflect.DeepEqual(once, v) {
