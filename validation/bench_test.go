@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kdv.dev/schema"
+	"kdv.dev/value"
 )
 
 // benchCases are real resources from the corpus with their CRDs.
@@ -99,4 +100,31 @@ func deepCopy(x any) any {
 		return l
 	}
 	return x
+}
+
+// BenchmarkTyped compares validating a typed Go object with validating its
+// unstructured form.
+func BenchmarkTyped(b *testing.B) {
+	v := mustValidator(b, typedSchema, Options{IsResourceRoot: true, Namespaced: boolPtr(true), SkipCEL: true})
+	obj := &typedObj{}
+	obj.Name, obj.Namespace = "bench", "default"
+	obj.Spec = typedSpec{typedCommon: typedCommon{Mode: "a", Level: 1}, Name: "abc", Tags: []string{"aa", "bb"},
+		Labels: map[string]string{"k": "v"}, Items: []typedItem{{Name: "a", Value: i64(2)}, {Name: "b"}}, Ratio: 0.5, NoTag: true, Nil: &typedItem{}}
+	u := deepCopy(value.Of(obj).Unstructured())
+	ctx := context.Background()
+	if errs := v.Validate(ctx, obj, nil); len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	b.Run("typed", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = v.Validate(ctx, obj, nil)
+		}
+	})
+	b.Run("unstructured", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = v.Validate(ctx, u, nil)
+		}
+	})
 }

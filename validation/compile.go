@@ -27,17 +27,19 @@ type node struct {
 
 	maximum, minimum, multipleOf *float64
 	exclMax, exclMin             bool
-	maxLength, minLength         *int64
-	pattern                      string
-	re                           *regexp.Regexp
-	reErr                        error
-	maxItems, minItems           *int64
-	uniqueItems                  bool
-	enum                         []any
-	enumStr                      string // fmt %v of enum, for messages
-	enumStrings                  map[string]bool
-	maxProps, minProps           *int64
-	required                     []string
+	// whether each bound fits the numeric type (IsValueValidAgainstRange)
+	maximumInRange, minimumInRange, multipleOfInRange bool
+	maxLength, minLength                              *int64
+	pattern                                           string
+	re                                                *regexp.Regexp
+	reErr                                             error
+	maxItems, minItems                                *int64
+	uniqueItems                                       bool
+	enum                                              []any
+	enumStr                                           string // fmt %v of enum, for messages
+	enumStrings                                       map[string]bool
+	maxProps, minProps                                *int64
+	required                                          []string
 
 	allOf, anyOf, oneOf []*node
 	not                 *node
@@ -256,6 +258,8 @@ func (c *compiler) values(n *node, types []string, nullable bool, vv *schema.Val
 	n.maximum, n.exclMax = vv.Maximum, vv.ExclusiveMaximum
 	n.minimum, n.exclMin = vv.Minimum, vv.ExclusiveMinimum
 	n.multipleOf = vv.MultipleOf
+	inRange := func(b *float64) bool { return b == nil || floatInRange(*b, n.numType, n.numFmt) }
+	n.maximumInRange, n.minimumInRange, n.multipleOfInRange = inRange(n.maximum), inRange(n.minimum), inRange(n.multipleOf)
 	n.maxLength, n.minLength = vv.MaxLength, vv.MinLength
 	n.pattern = vv.Pattern
 	if vv.Pattern != "" {

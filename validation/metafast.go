@@ -11,8 +11,8 @@ import (
 // metaFastValid reports whether the root metadata is certainly valid for
 // the apiserver's ObjectMeta validation, checked without decoding it into
 // metav1.ObjectMeta. It only answers true for the common shape (name,
-// namespace, labels, annotations and, on update, resourceVersion, all
-// well-typed); anything else, and every invalid value, goes through
+// namespace, labels, annotations, a null creationTimestamp and, on update,
+// resourceVersion, all well-typed); anything else, and every invalid value, goes through
 // apimachinery's validation for the exact errors. The checks mirror
 // NameIsDNSSubdomain, ValidateNamespaceName, ValidateLabels and
 // ValidateAnnotations (k8s.io/apimachinery pkg/api/validation,
@@ -70,6 +70,9 @@ func simpleMeta(m value.Value, update bool) bool {
 			ok = x.Kind() == value.KindString
 		case "resourceVersion":
 			ok = update && x.Kind() == value.KindString
+		case "creationTimestamp":
+			// null, as typed ObjectMeta encodes its zero time
+			ok = x.Kind() == value.KindNull
 		case "labels", "annotations":
 			ok = x.Kind() == value.KindMap
 			if ok {

@@ -19,15 +19,20 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 		return
 	}
 	isInt := kind == value.KindInt
-	rep := numRep(data, isInt)
-	if msg, bad := rangeErr(rep, n.numType, n.numFmt, "Checked", s); bad {
-		s.add(n, "type", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+	var inRange bool
+	if isInt {
+		inRange = intInRange(data.Int(), n.numType, n.numFmt)
+	} else {
+		inRange = floatInRange(data.Float(), n.numType, n.numFmt)
+	}
+	if !inRange {
+		s.rangeErr(n, "type", "Checked")
 	}
 	f := data.Float()
 	if n.multipleOf != nil {
 		factor := *n.multipleOf
-		if msg, bad := rangeErr(strconv.FormatFloat(factor, 'f', -1, 64), n.numType, n.numFmt, "MultipleOf", s); bad {
-			s.add(n, "multipleOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+		if !n.multipleOfInRange {
+			s.rangeErr(n, "multipleOf", "MultipleOf")
 			s.multipleOfFloat(n, f, factor, f)
 		} else if isInt {
 			i, fi := data.Int(), int64(factor)
@@ -44,8 +49,8 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 	}
 	if n.minimum != nil {
 		min := *n.minimum
-		if msg, bad := rangeErr(strconv.FormatFloat(min, 'f', -1, 64), n.numType, n.numFmt, "Minimum boundary", s); bad {
-			s.add(n, "minimum", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+		if !n.minimumInRange {
+			s.rangeErr(n, "minimum", "Minimum boundary")
 			s.minFloat(n, f, min, f)
 		} else if isInt {
 			i, m := data.Int(), int64(min)
@@ -58,8 +63,8 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 	}
 	if n.maximum != nil {
 		max := *n.maximum
-		if msg, bad := rangeErr(strconv.FormatFloat(max, 'f', -1, 64), n.numType, n.numFmt, "Maximum boundary", s); bad {
-			s.add(n, "maximum", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+		if !n.maximumInRange {
+			s.rangeErr(n, "maximum", "Maximum boundary")
 			s.maxFloat(n, f, max, f)
 		} else if isInt {
 			i, m := data.Int(), int64(max)
@@ -72,49 +77,57 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 	}
 }
 
-func numRep(data value.Value, isInt bool) string {
-	if isInt {
-		return strconv.FormatInt(data.Int(), 10)
+// intInRange and floatInRange are IsValueValidAgainstRange without its
+// string round trip: the decimal form of a number ('f' format for floats)
+// must parse as the node's integer type (int32 or int64) or, for format
+// float, as a float32.
+func intInRange(i int64, typeName, format string) bool {
+	if typeName == "integer" && format == "int32" {
+		return i >= math.MinInt32 && i <= math.MaxInt32
 	}
-	return strconv.FormatFloat(data.Float(), 'f', -1, 64)
+	return true // an int64 always parses as int64 and as float32
 }
 
-// rangeErr is IsValueValidAgainstRange: the decimal form of a number must
-// parse as the node's integer type (int32 or int64) or, for format float, as
-// a float32. Its error is a plain error, which the apiserver reports at the
-// root path with an empty value.
-func rangeErr(rep, typeName, format, prefix string, s *state) (string, bool) {
-	if s.probe > 0 {
-		return "", !rangeOK(rep, typeName, format)
-	}
-	if rangeOK(rep, typeName, format) {
-		return "", false
-	}
-	if format != "" {
-		return fmt.Sprintf("%s value must be of type %s with format %s in %s", prefix, typeName, format, s.name()), true
-	}
-	return fmt.Sprintf("%s value must be of type %s (default format) in %s", prefix, typeName, s.name()), true
-}
-
-func rangeOK(rep, typeName, format string) bool {
-	var err error
+func floatInRange(f float64, typeName, format string) bool {
 	switch typeName {
 	case "integer":
+		if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+			return false
+		}
 		if format == "int32" {
-			_, err = strconv.ParseInt(rep, 10, 32)
-		} else {
-			_, err = strconv.ParseInt(rep, 10, 64)
+			return f >= math.MinInt32 && f <= math.MaxInt32
 		}
+		if math.Abs(f) < 1<<53 {
+			return true
+		}
+		// Beyond 2^53 the shortest decimal form is zero-padded
+		// ("-9223372036854776000" for -2^63): parse it as kube-openapi does.
+		_, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', -1, 64), 10, 64)
+		return err == nil
 	default:
-		if format == "float" {
-			_, err = strconv.ParseFloat(rep, 32)
+		if format == "float" && math.Abs(f) > math.MaxFloat32 {
+			_, err := strconv.ParseFloat(strconv.FormatFloat(f, 'f', -1, 64), 32)
+			return err == nil
 		}
+		return true
 	}
-	return err == nil
 }
 
-// invalid reports a numeric failure; bad is kube-openapi's error value:
-// the int64 on the integer path, the value as float64 otherwise.
+// rangeErr reports IsValueValidAgainstRange's error, a plain error which
+// the apiserver reports at the root path with an empty value.
+func (s *state) rangeErr(n *node, keyword, prefix string) {
+	if s.probing() {
+		return
+	}
+	var msg string
+	if n.numFmt != "" {
+		msg = fmt.Sprintf("%s value must be of type %s with format %s in %s", prefix, n.numType, n.numFmt, s.name())
+	} else {
+		msg = fmt.Sprintf("%s value must be of type %s (default format) in %s", prefix, n.numType, s.name())
+	}
+	s.add(n, keyword, field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+}
+
 func (s *state) invalid(n *node, keyword string, bad any, msg string) {
 	s.add(n, keyword, field.Invalid(s.errPath(s.name()), bad, msg), msg)
 }

@@ -240,7 +240,9 @@ func isNil(x any) bool {
 		return true
 	}
 	switch t := x.(type) {
-	case map[string]any, []any, string, bool, int64, float64, value.Value:
+	case map[string]any:
+		return t == nil
+	case []any, string, bool, int64, float64, value.Value:
 		return false
 	case *value.Value:
 		return t == nil

@@ -337,17 +337,17 @@ func (v Value) typedKind() Kind {
 	case catStruct:
 		return KindMap
 	case catIntOrString:
-		if rv.Interface().(intstr.IntOrString).Type == intstr.Int {
+		if intstr.Type(rv.Field(iosType).Int()) == intstr.Int {
 			return KindInt
 		}
 		return KindString
 	case catTime:
-		if rv.Interface().(metav1.Time).Time.IsZero() {
+		if asPtr[metav1.Time](rv).Time.IsZero() {
 			return KindNull
 		}
 		return KindString
 	case catMicroTime:
-		if rv.Interface().(metav1.MicroTime).Time.IsZero() {
+		if asPtr[metav1.MicroTime](rv).Time.IsZero() {
 			return KindNull
 		}
 		return KindString
@@ -371,7 +371,7 @@ func (v Value) typedInt() int64 {
 	case catFloat32, catFloat64:
 		return int64(v.typedFloat())
 	case catIntOrString:
-		return int64(v.rv.Interface().(intstr.IntOrString).IntVal)
+		return v.rv.Field(iosInt).Int()
 	}
 	return 0
 }
@@ -398,16 +398,15 @@ func (v Value) typedStr() string {
 	case catBytes:
 		return base64.StdEncoding.EncodeToString(rv.Bytes())
 	case catQuantity:
-		q := rv.Interface().(resource.Quantity)
-		return q.String()
+		return asPtr[resource.Quantity](rv).String()
 	case catIntOrString:
-		return rv.Interface().(intstr.IntOrString).StrVal
+		return rv.Field(iosStr).String()
 	case catTime:
-		return rv.Interface().(metav1.Time).UTC().Format("2006-01-02T15:04:05Z07:00")
+		return asPtr[metav1.Time](rv).UTC().Format("2006-01-02T15:04:05Z07:00")
 	case catMicroTime:
-		return rv.Interface().(metav1.MicroTime).UTC().Format(metav1.RFC3339Micro)
+		return asPtr[metav1.MicroTime](rv).UTC().Format(metav1.RFC3339Micro)
 	case catDuration:
-		return rv.Interface().(metav1.Duration).Duration.String()
+		return asPtr[metav1.Duration](rv).Duration.String()
 	}
 	return ""
 }
@@ -488,6 +487,13 @@ func (v Value) typedGet(key string) (Value, bool) {
 		if v.rv.IsNil() {
 			return Value{}, false
 		}
+		if kt := v.rv.Type().Key(); kt.Kind() == reflect.String {
+			x := v.rv.MapIndex(reflect.ValueOf(key).Convert(kt))
+			if !x.IsValid() {
+				return Value{}, false
+			}
+			return typedOf(x), true
+		}
 		found := Value{}
 		ok := false
 		v.typedRange(func(k string, x Value) bool {
@@ -522,8 +528,9 @@ func (v Value) typedRange(fn func(string, Value) bool) {
 		}
 		kt := v.rv.Type().Key()
 		it := v.rv.MapRange()
+		k := reflect.New(kt).Elem() // reused: keys are read before the next iteration
 		for it.Next() {
-			k := it.Key()
+			k.SetIterKey(it)
 			var ks string
 			switch {
 			case kt.Kind() == reflect.String: // before TextMarshaler, as encoding/json
@@ -546,6 +553,25 @@ func (v Value) typedRange(fn func(string, Value) bool) {
 			}
 		}
 	}
+}
+
+// Field indices of intstr.IntOrString.
+var iosType, iosInt, iosStr = fieldIndex(intOrStringType, "Type"), fieldIndex(intOrStringType, "IntVal"), fieldIndex(intOrStringType, "StrVal")
+
+func fieldIndex(t reflect.Type, name string) int {
+	f, _ := t.FieldByName(name)
+	return f.Index[0]
+}
+
+// asPtr returns a pointer to the value, without copying when it is
+// addressable (the usual case below a pointer), so that reading
+// well-known types does not allocate.
+func asPtr[T any](rv reflect.Value) *T {
+	if rv.CanAddr() {
+		return rv.Addr().Interface().(*T)
+	}
+	x := rv.Interface().(T)
+	return &x
 }
 
 func isEmpty(v reflect.Value) bool {
