@@ -1,6 +1,8 @@
 package pruning
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	runtimeschema "k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -93,4 +95,20 @@ func Apply(obj map[string]any, s *schema.Structural, opts ApplyOptions) (unknown
 		}
 	}
 	return unknownFields, nil
+}
+
+// UnknownFieldErrors formats unknown field paths (Apply's, Prune's) as the
+// apiserver's strict field validation does: one `unknown field "<path>"`
+// error per path, in order. With fieldValidation=Strict the apiserver fails
+// the request with runtime.NewStrictDecodingError of the JSON decoder's own
+// strict errors (duplicate fields) followed by these, whose message is
+// `strict decoding error: unknown field "spec.foo", unknown field ...`;
+// with fieldValidation=Warn each becomes a warning. It mirrors
+// schemaCoercingDecoder.Decode in customresource_handler.go.
+func UnknownFieldErrors(paths []string) []error {
+	errs := make([]error, 0, len(paths))
+	for _, p := range paths {
+		errs = append(errs, fmt.Errorf(`unknown field "%s"`, p))
+	}
+	return errs
 }

@@ -3,6 +3,8 @@ package pruning
 import (
 	"reflect"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 const applySchema = `
@@ -118,5 +120,19 @@ properties:
 	want := mustJSON(t, `{"b":null,"c":null,"d":null,"e":[{}],"f":{},"unknown":null}`)
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+	}
+}
+
+// TestUnknownFieldErrors checks the strict decoding message the apiserver
+// builds from Apply's paths.
+func TestUnknownFieldErrors(t *testing.T) {
+	obj := mustJSON(t, `{"apiVersion":"g/v1","kind":"K","metadata":{"name":"n","x":1},"spec":{"foo":1}}`).(map[string]any)
+	unknown, err := Apply(obj, mustSchema(t, applySchema), ApplyOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runtime.NewStrictDecodingError(UnknownFieldErrors(unknown)).Error()
+	if want := `strict decoding error: unknown field "metadata.x", unknown field "spec.foo"`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
