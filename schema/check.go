@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	genericvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -82,20 +84,22 @@ func Check(crd *CRD, opts CheckOptions) (field.ErrorList, []string) {
 	return allErrs, warnings
 }
 
+// validateCRDName validates the CRD's ObjectMeta as
+// ValidateObjectMetaAccessor (apimachinery pkg/api/validation) does on
+// create, with the CRD's name function: a DNS subdomain equal to
+// spec.names.plural+"."+spec.group.
 func validateCRDName(c *internalCRD) field.ErrorList {
-	p := field.NewPath("metadata").Child("name")
-	name := c.crd.Metadata.Name
-	if name == "" {
-		return field.ErrorList{field.Required(p, "name or generateName is required")}
+	md := c.crd.Metadata
+	nameFn := func(name string, prefix bool) []string {
+		ret := genericvalidation.NameIsDNSSubdomain(name, prefix)
+		if name != c.names.Plural+"."+c.crd.Spec.Group {
+			ret = append(ret, `must be spec.names.plural+"."+spec.group`)
+		}
+		return ret
 	}
-	var allErrs field.ErrorList
-	for _, msg := range utilvalidation.IsDNS1123Subdomain(name) {
-		allErrs = append(allErrs, field.Invalid(p, name, msg))
-	}
-	if name != c.names.Plural+"."+c.crd.Spec.Group {
-		allErrs = append(allErrs, field.Invalid(p, name, `must be spec.names.plural+"."+spec.group`))
-	}
-	return allErrs
+	meta := &metav1.ObjectMeta{Name: md.Name, GenerateName: md.GenerateName, Namespace: md.Namespace,
+		Labels: md.Labels, Annotations: md.Annotations, Finalizers: md.Finalizers}
+	return genericvalidation.ValidateObjectMetaAccessor(meta, false, nameFn, field.NewPath("metadata"))
 }
 
 func validateCRDSpec(c *internalCRD, opts CheckOptions, fldPath *field.Path) field.ErrorList {

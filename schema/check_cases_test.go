@@ -2779,4 +2779,48 @@ spec:
 			`spec.version: Invalid value: "V_1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
 		},
 	},
+	{
+		name: "object meta",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go TestValidateCustomResourceDefinition metadata (ValidateObjectMetaDeclaratively)", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+  namespace: default
+  labels: {"bad key!": "bad value!"}
+  annotations: {"Bad/Key/x": "v"}
+  finalizers: ["nodomain"]
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`,
+		want: []string{
+			`metadata.namespace: Forbidden: not allowed on this type`,
+			`metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+			`metadata.labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+			`metadata.annotations: Invalid value: "Bad/Key/x": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+		},
+	},
+	{
+		name: "generateName only",
+		src:  "pkg/apis/apiextensions/validation/validation_test.go ValidateObjectMetaAccessor name or generateName", // source test
+		crd: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  generateName: foos-
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`,
+		want: []string{
+			`metadata.generateName: Invalid value: "foos-": must be spec.names.plural+"."+spec.group`,
+			`metadata.name: Required value: name or generateName is required`,
+		},
+	},
 }

@@ -19,9 +19,12 @@ type CRD struct {
 
 // CRDMetadata is the part of a CRD's ObjectMeta kdv reads.
 type CRDMetadata struct {
-	Name        string            `json:"name,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
+	Name         string            `json:"name,omitempty"`
+	GenerateName string            `json:"generateName,omitempty"`
+	Namespace    string            `json:"namespace,omitempty"`
+	Finalizers   []string          `json:"finalizers,omitempty"`
+	Annotations  map[string]string `json:"annotations,omitempty"`
+	Labels       map[string]string `json:"labels,omitempty"`
 }
 
 // CRDSpec is a CRD's spec.
