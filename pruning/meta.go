@@ -2,6 +2,8 @@ package pruning
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -114,8 +116,10 @@ func SetObjectMeta(obj map[string]any, meta *metav1.ObjectMeta) error {
 // strings (`<path>.kind: Invalid value: 5: must be a string`), metadata is
 // decoded into ObjectMeta and written back, which drops unknown fields and a
 // zero creationTimestamp (`<path>.metadata: Invalid value: ...: <decode
-// error>` when malformed). It stops at the first error. It returns the
-// unknown metadata fields (only with ReturnUnknownFieldPaths), sorted, with
+// error>` when malformed). It stops at the first error (the first in
+// sorted key order; the apiserver's is the first in random map order) and
+// then returns no paths. Otherwise it returns the unknown metadata fields
+// (only with ReturnUnknownFieldPaths), sorted, with
 // field.Path prefixes (`spec.template.metadata.foo`, map values as
 // `spec.m[key].metadata.foo`). pth is the path of obj (nil at the root).
 //
@@ -125,13 +129,24 @@ func CoerceMeta(pth *field.Path, obj any, s *schema.Structural, isResourceRoot b
 		s = asEmbedded(s)
 	}
 	c := coercer{opts: opts}
-	err := c.coerce(pth, obj, s)
+	if err := c.coerce(pth, obj, s); err != nil {
+		// The apiserver stops at the first error in (random) map order.
+		// Walk again in sorted key order, so the same input always gives
+		// the same error; coercion is idempotent, so the second walk sees
+		// the same errors.
+		c = coercer{opts: opts, sorted: true}
+		if err2 := c.coerce(pth, obj, s); err2 != nil {
+			err = err2
+		}
+		return err, nil
+	}
 	sort.Strings(c.unknown)
-	return err, c.unknown
+	return nil, c.unknown
 }
 
 type coercer struct {
 	opts    MetaOptions
+	sorted  bool
 	unknown []string
 }
 
@@ -142,21 +157,17 @@ func (c *coercer) coerce(pth *field.Path, x any, s *schema.Structural) *field.Er
 	switch x := x.(type) {
 	case map[string]any:
 		var prop schema.Structural // one copy per frame, kept off the heap
-		for k, v := range x {
-			if s.XEmbeddedResource {
-				if err := c.coerceMetaField(pth, x, k, v); err != nil {
+		if c.sorted {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if err := c.field(pth, x, s, &prop, k, x[k]); err != nil {
 					return err
 				}
 			}
-			if ps, ok := s.Properties[k]; ok {
-				prop = ps
-				if err := c.coerce(pth.Child(k), v, &prop); err != nil {
-					return err
-				}
-			} else if s.AdditionalProperties != nil {
-				if err := c.coerce(pth.Key(k), v, s.AdditionalProperties.Structural); err != nil {
-					return err
-				}
+			return nil
+		}
+		for k, v := range x {
+			if err := c.field(pth, x, s, &prop, k, v); err != nil {
+				return err
 			}
 		}
 	case []any:
@@ -165,6 +176,24 @@ func (c *coercer) coerce(pth *field.Path, x any, s *schema.Structural) *field.Er
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// field coerces field k (value v) of object x with schema s; prop is
+// scratch space for the property's schema.
+func (c *coercer) field(pth *field.Path, x map[string]any, s, prop *schema.Structural, k string, v any) *field.Error {
+	if s.XEmbeddedResource {
+		if err := c.coerceMetaField(pth, x, k, v); err != nil {
+			return err
+		}
+	}
+	if ps, ok := s.Properties[k]; ok {
+		*prop = ps
+		return c.coerce(pth.Child(k), v, prop)
+	}
+	if s.AdditionalProperties != nil {
+		return c.coerce(pth.Key(k), v, s.AdditionalProperties.Structural)
 	}
 	return nil
 }

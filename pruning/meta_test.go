@@ -174,3 +174,17 @@ func TestGetObjectMetaParentPath(t *testing.T) {
 		t.Fatalf("got %v, %v", unknown, err)
 	}
 }
+
+// TestCoerceMetaDeterministicError: with several errors the apiserver
+// reports one in random map order; kdv always reports the first in sorted
+// key order.
+func TestCoerceMetaDeterministicError(t *testing.T) {
+	s := mustSchema(t, `{type: object, additionalProperties: {type: object, x-kubernetes-embedded-resource: true}}`)
+	for i := 0; i < 30; i++ {
+		obj := mustJSON(t, `{"z":{"kind":1},"m":{"metadata":{"x":1}},"b":{"kind":true},"a":{"apiVersion":"v1","kind":"K"}}`)
+		err, paths := CoerceMeta(nil, obj, s, false, MetaOptions{ReturnUnknownFieldPaths: true})
+		if err == nil || err.Error() != "[b].kind: Invalid value: true: must be a string" || paths != nil {
+			t.Fatalf("got %v, %v", err, paths)
+		}
+	}
+}
