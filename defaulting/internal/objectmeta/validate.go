@@ -6,6 +6,8 @@ package objectmeta
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/operation"
@@ -29,7 +31,9 @@ const declarativeBeta = true
 // isResourceRoot): apiVersion and kind are required, strings, non-empty,
 // a parseable group/version and a DNS-1035 label (mixed case allowed);
 // metadata must decode into ObjectMeta and pass ObjectMeta validation for
-// create, with "fakename" standing in for an empty name.
+// create, with "fakename" standing in for an empty name. Fields are visited
+// in sorted order, so errors come in a stable order (the apiserver's follows
+// map iteration).
 func Validate(ctx context.Context, pth *field.Path, obj any, s *schema.Structural, isResourceRoot bool) field.ErrorList {
 	if isResourceRoot {
 		if s == nil {
@@ -54,7 +58,8 @@ func validate(ctx context.Context, pth *field.Path, x any, s *schema.Structural)
 		if s.XEmbeddedResource {
 			errs = append(errs, embeddedResource(ctx, pth, x)...)
 		}
-		for k, v := range x {
+		for _, k := range slices.Sorted(maps.Keys(x)) { // deterministic order
+			v := x[k]
 			if prop, ok := s.Properties[k]; ok {
 				errs = append(errs, validate(ctx, pth.Child(k), v, &prop)...)
 			} else if s.AdditionalProperties != nil {
@@ -84,7 +89,8 @@ func embeddedResource(ctx context.Context, pth *field.Path, x map[string]any) fi
 	if _, found := x["kind"]; !found {
 		errs = append(errs, field.Required(pth.Child("kind"), ""))
 	}
-	for k, v := range x {
+	for _, k := range slices.Sorted(maps.Keys(x)) { // deterministic order
+		v := x[k]
 		switch k {
 		case "apiVersion":
 			if apiVersion, ok := v.(string); !ok {
