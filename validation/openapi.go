@@ -362,10 +362,30 @@ func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 			}
 		}
 	}
-	for i := range n.props {
-		p := &n.props[i]
-		if v, ok := data.Get(p.name); ok {
+	if len(n.props) > 4*data.Len() && len(n.props) <= 256 {
+		// Few of many properties are set: find them from the data's keys,
+		// then visit them in schema order.
+		var present [4]uint64
+		data.Range(func(k string, _ value.Value) bool {
+			if i, ok := n.propIdx[k]; ok {
+				present[i>>6] |= 1 << (i & 63)
+			}
+			return true
+		})
+		for i := range n.props {
+			if present[i>>6]&(1<<(i&63)) == 0 {
+				continue
+			}
+			p := &n.props[i]
+			v, _ := data.Get(p.name)
 			mc += s.child(p.n, segProp, p.name, v, old, corr)
+		}
+	} else {
+		for i := range n.props {
+			p := &n.props[i]
+			if v, ok := data.Get(p.name); ok {
+				mc += s.child(p.n, segProp, p.name, v, old, corr)
+			}
 		}
 	}
 	for _, k := range n.required {
