@@ -17,6 +17,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Kind is the JSON kind of a Value.
@@ -63,8 +65,9 @@ type Value struct {
 }
 
 // Of wraps x. Unstructured values (map[string]any, []any, string, bool,
-// int64, float64, nil; int, int32, float32 and json.Number are tolerated) are
-// read directly; a Value is returned as is; anything else is read as a typed
+// int64, float64, nil; int, int32, float32 and json.Number are tolerated,
+// and *unstructured.Unstructured is read through its Object) are read
+// directly; a Value is returned as is; anything else is read as a typed
 // Go value through reflection.
 func Of(x any) Value {
 	switch t := x.(type) {
@@ -79,6 +82,13 @@ func Of(x any) Value {
 		return *t
 	case int, int32, int16, int8, uint8, uint16, uint32, uint, uint64, float32, json.Number:
 		return Value{u: x}
+	case *unstructured.Unstructured:
+		if t == nil {
+			return Value{}
+		}
+		return Value{u: t.Object}
+	case unstructured.Unstructured:
+		return Value{u: t.Object}
 	}
 	return typedOf(reflect.ValueOf(x))
 }

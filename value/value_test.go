@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -150,6 +151,13 @@ func TestKinds(t *testing.T) {
 	}
 	if got := Of(float32(0.1)).Float(); got != 0.1 {
 		t.Errorf("float32(0.1) reads %v, want 0.1", got)
+	}
+}
+
+func TestUnstructuredObject(t *testing.T) {
+	u := &unstructured.Unstructured{Object: map[string]any{"kind": "X"}}
+	if k, ok := Of(u).Get("kind"); !ok || k.Str() != "X" || Of(u).IsTyped() {
+		t.Errorf("*unstructured.Unstructured not read through its Object")
 	}
 }
 
