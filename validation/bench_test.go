@@ -1,4 +1,4 @@
-package validation
+package validation_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"kdv.dev/schema"
-	"kdv.dev/value"
+	"kdv.dev/validation"
 )
 
 // benchCases are real resources from the corpus with their CRDs.
@@ -23,7 +23,7 @@ var benchCases = []struct {
 
 // benchSetup compiles the CRD version of the object and returns the
 // object pruned and defaulted, as the apiserver validates it.
-func benchSetup(b *testing.B, crdFile, objFile string, doc int, skipCEL bool) (*Validator, map[string]any) {
+func benchSetup(b *testing.B, crdFile, objFile string, doc int, skipCEL bool) (*validation.Validator, map[string]any) {
 	b.Helper()
 	if _, err := os.Stat(corpusDir); err != nil {
 		b.Skip("corpus not available")
@@ -44,7 +44,7 @@ func benchSetup(b *testing.B, crdFile, objFile string, doc int, skipCEL bool) (*
 			b.Fatal(err)
 		}
 		corpusEntry{s: s}.prepare(b, obj)
-		v, err := New(s, Options{IsResourceRoot: true, Kind: crd.Spec.Names.Kind, APIVersion: crd.Spec.Group + "/" + ver.Name, IgnoreResourceVersion: true, SkipCEL: skipCEL})
+		v, err := validation.New(s, validation.Options{IsResourceRoot: true, Kind: crd.Spec.Names.Kind, APIVersion: crd.Spec.Group + "/" + ver.Name, IgnoreResourceVersion: true, SkipCEL: skipCEL})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func BenchmarkValidate(b *testing.B) {
 		for _, mode := range []string{"schema", "full"} {
 			b.Run(bc.name+"/"+mode, func(b *testing.B) {
 				v, obj := benchSetup(b, bc.crd, bc.file, bc.doc, mode == "schema")
-				old := deepCopy(obj)
+				old := deepCopyJSON(obj)
 				b.Run("create", func(b *testing.B) {
 					b.ReportAllocs()
 					for i := 0; i < b.N; i++ {
@@ -84,47 +84,20 @@ func BenchmarkValidate(b *testing.B) {
 	}
 }
 
-func deepCopy(x any) any {
+func deepCopyJSON(x any) any {
 	switch t := x.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(t))
 		for k, v := range t {
-			m[k] = deepCopy(v)
+			m[k] = deepCopyJSON(v)
 		}
 		return m
 	case []any:
 		l := make([]any, len(t))
 		for i, v := range t {
-			l[i] = deepCopy(v)
+			l[i] = deepCopyJSON(v)
 		}
 		return l
 	}
 	return x
-}
-
-// BenchmarkTyped compares validating a typed Go object with validating its
-// unstructured form.
-func BenchmarkTyped(b *testing.B) {
-	v := mustValidator(b, typedSchema, Options{IsResourceRoot: true, Namespaced: boolPtr(true), SkipCEL: true})
-	obj := &typedObj{}
-	obj.Name, obj.Namespace = "bench", "default"
-	obj.Spec = typedSpec{typedCommon: typedCommon{Mode: "a", Level: 1}, Name: "abc", Tags: []string{"aa", "bb"},
-		Labels: map[string]string{"k": "v"}, Items: []typedItem{{Name: "a", Value: i64(2)}, {Name: "b"}}, Ratio: 0.5, NoTag: true, Nil: &typedItem{}}
-	u := deepCopy(value.Of(obj).Unstructured())
-	ctx := context.Background()
-	if errs := v.Validate(ctx, obj, nil); len(errs) > 0 {
-		b.Fatal(errs)
-	}
-	b.Run("typed", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			_ = v.Validate(ctx, obj, nil)
-		}
-	})
-	b.Run("unstructured", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			_ = v.Validate(ctx, u, nil)
-		}
-	})
 }

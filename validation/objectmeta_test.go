@@ -177,3 +177,5 @@ func TestScale(t *testing.T) {
 		t.Errorf("replicas above MaxInt32: %v", errs)
 	}
 }
+
+func boolPtr(b bool) *bool { return &b }
