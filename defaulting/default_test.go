@@ -148,3 +148,30 @@ func TestDefaultHandBuiltGoTypes(t *testing.T) {
 		t.Fatalf("got %v", obj)
 	}
 }
+
+// TestDefaultKEPExamples runs the examples of the CRD defaulting KEP
+// (kubernetes/enhancements keps/sig-api-machinery/20190426-crd-defaulting.md,
+// now 575-crd-defaulting). Example 3's null case differs from the KEP's
+// text: since Kubernetes 1.20 the apiserver defaults a null on a
+// non-nullable field (algorithm_test.go "null in non-nullable object").
+func TestDefaultKEPExamples(t *testing.T) {
+	tests := []struct {
+		name, schema, in, want string
+	}{
+		{"1. default in the undefined case", `{type: object, properties: {foo: {type: string, default: abc}}}`, `{}`, `{"foo":"abc"}`},
+		{"2. no defaulting", `{type: object, properties: {foo: {type: string, default: abc}}}`, `{"foo":"def"}`, `{"foo":"def"}`},
+		{"3. array default in the undefined case", `{type: object, properties: {foo: {type: array, items: {type: integer}, default: [1]}}}`, `{}`, `{"foo":[1]}`},
+		{"3. null (defaulted, unlike the KEP text)", `{type: object, properties: {foo: {type: array, items: {type: integer}, default: [1]}}}`, `{"foo":null}`, `{"foo":[1]}`},
+		{"3. empty lists stay empty lists", `{type: object, properties: {foo: {type: array, items: {type: integer}, default: [1]}}}`, `{"foo":[]}`, `{"foo":[]}`},
+		{"4. top-down defaulting", `{type: object, properties: {foo: {type: object, properties: {a: {type: string, default: abc}, b: {type: string}}, default: {b: def}}}}`, `{}`, `{"foo":{"a":"abc","b":"def"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
+			Default(in, mustSchema(t, tt.schema))
+			if !reflect.DeepEqual(in, want) {
+				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+			}
+		})
+	}
+}
