@@ -37,6 +37,10 @@ type CheckOptions struct {
 	// apiserver rejects the request with `strict decoding error: unknown
 	// field "<path>"`) instead of warnings (--validate=warn).
 	StrictUnknownFields bool
+
+	// KubernetesMinor is the 1.x apiserver version whose format support
+	// decides "unrecognized format" warnings; 0 means the newest.
+	KubernetesMinor int
 }
 
 // Check applies the rules the apiserver applies when a CustomResourceDefinition
@@ -79,7 +83,7 @@ func Check(crd *CRD, opts CheckOptions) (field.ErrorList, []string) {
 	if crd.Spec.PreserveUnknownFields {
 		allErrs = append(allErrs, field.Invalid(field.NewPath("spec").Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}
-	warnings = append(warnings, formatWarnings(c)...)
+	warnings = append(warnings, formatWarnings(c, opts.KubernetesMinor)...)
 	warnings = append(warnings, setWarnings(c)...)
 	return allErrs, warnings
 }

@@ -124,3 +124,30 @@ func TestCheckHooks(t *testing.T) {
 		})
 	}
 }
+
+// TestUnrecognizedFormatAt follows supportedVersionedFormats
+// (apiextensions-apiserver pkg/apiserver/validation/formats.go).
+func TestUnrecognizedFormatAt(t *testing.T) {
+	for _, tc := range []struct {
+		minor        int
+		typ, format  string
+		unrecognized bool
+	}{
+		{0, "string", "date-time", false},
+		{0, "", "uuid4", false},
+		{0, "string", "k8s-short-name", false},
+		{33, "string", "k8s-short-name", true},
+		{34, "string", "k8s-long-name", false},
+		{0, "integer", "int32", false},
+		{0, "integer", "int16", true},
+		{0, "number", "double", false},
+		{0, "number", "decimal", true},
+		{0, "boolean", "x", true},
+		{0, "string", "ipv4", false},
+		{0, "string", "ip", true},
+	} {
+		if got := UnrecognizedFormatAt(tc.minor, tc.typ, tc.format); got != tc.unrecognized {
+			t.Errorf("%d %s %s: %v", tc.minor, tc.typ, tc.format, got)
+		}
+	}
+}

@@ -19,14 +19,24 @@ var supportedStringFormats = map[string]bool{
 
 // UnrecognizedFormat reports whether the apiserver ignores format on a node
 // of type typ (and warns about it on CRD create). It mirrors
-// GetUnrecognizedFormats in apiextensions-apiserver pkg/apiserver/validation.
-func UnrecognizedFormat(typ, format string) bool {
+// GetUnrecognizedFormats in apiextensions-apiserver pkg/apiserver/validation
+// at the newest compatibility version.
+func UnrecognizedFormat(typ, format string) bool { return UnrecognizedFormatAt(0, typ, format) }
+
+// UnrecognizedFormatAt is UnrecognizedFormat for Kubernetes 1.minor
+// (0: newest): k8s-short-name and k8s-long-name exist from 1.34
+// (supportedVersionedFormats).
+func UnrecognizedFormatAt(minor int, typ, format string) bool {
 	if format == "" {
 		return false
 	}
 	switch typ {
 	case "", "string":
-		return !supportedStringFormats[strings.ReplaceAll(format, "-", "")]
+		n := strings.ReplaceAll(format, "-", "")
+		if minor > 0 && minor < 34 && (n == "k8sshortname" || n == "k8slongname") {
+			return true
+		}
+		return !supportedStringFormats[n]
 	case "integer":
 		return format != "int32" && format != "int64"
 	case "number":
@@ -51,11 +61,11 @@ func dedup(ws []string) []string {
 }
 
 // formatWarnings mirrors getUnrecognizedFormatsInCRD of the CRD strategy.
-func formatWarnings(c *internalCRD) []string {
+func formatWarnings(c *internalCRD, minor int) []string {
 	var ws []string
 	visit := func(p *Props) {
 		walkProps(p, func(s *Props) {
-			if UnrecognizedFormat(s.Type, s.Format) {
+			if UnrecognizedFormatAt(minor, s.Type, s.Format) {
 				ws = append(ws, fmt.Sprintf("unrecognized format %q", s.Format))
 			}
 		})
