@@ -31,7 +31,7 @@ type Options struct {
 	DiscardPaths bool
 }
 
-// metaFields are the TypeMeta and ObjectMeta fields an embedded resource
+// isMetaField tells the TypeMeta and ObjectMeta fields an embedded resource
 // keeps regardless of its properties.
 func isMetaField(k string) bool {
 	return k == "apiVersion" || k == "kind" || k == "metadata"
