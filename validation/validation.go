@@ -7,25 +7,36 @@
 //
 //  1. at a resource root with Options.Kind/APIVersion set, the TypeMeta
 //     check (its errors are returned alone, as the apiserver does);
-//
 //  2. at a resource root, ObjectMeta validation (create or update rules);
-//
-//  3. OpenAPI value validation with kube-openapi's semantics and messages,
-//     converted to field errors as kubeOpenAPIResultToFieldErrors does,
-//     with ratcheting on update (KEP-4008);
-//
-//  4. apiVersion/kind/metadata of x-kubernetes-embedded-resource objects;
-//
-//  5. x-kubernetes-list-type set and map uniqueness (skipped on update when
-//     the old object already violates it).
-//
+//  3. OpenAPI value validation with kube-openapi's semantics and messages
+//     (pkg/validation/validate), converted to field errors as
+//     kubeOpenAPIResultToFieldErrors does, with ratcheting on update
+//     (KEP-4008, ratcheting.go);
+//  4. the scale subresource's replicas and selector (Options.Scale);
+//  5. apiVersion/kind/metadata of x-kubernetes-embedded-resource objects;
+//  6. x-kubernetes-list-type set and map uniqueness (skipped on update when
+//     the old object already violates it);
 //  7. x-kubernetes-validations rules through kdv.dev/cel, skipped with a
 //     note error when the errors above include a blocking one (NotSupported,
 //     Required, TooLong, TooMany, TypeInvalid), as the apiserver does.
 //
 // Unknown fields are not reported here (pruning does that), and
 // x-kubernetes-preserve-unknown-fields values without a schema are not
-// validated, as in the apiserver.
+// validated, as in the apiserver. Values are expected pruned and defaulted,
+// as the apiserver validates them.
+//
+// Where the apiserver's order is random (it iterates Go maps: properties,
+// additionalProperties keys), errors come in a fixed order: properties by
+// name, keys sorted. Errors are deduplicated by message, as kube-openapi
+// does.
+//
+// Performance: all schema-derived data (types, formats, regular
+// expressions, enum sets, junctor clauses, list-type metadata) is compiled
+// by New. Validating valid unstructured input allocates nothing (field paths
+// and messages are built only for errors; junctor clauses are first
+// evaluated without building errors); typed Go values allocate a little for
+// reflection. BenchmarkValidate measures real Gateway API and Prometheus
+// Operator resources.
 //
 // kdv extension: x-kubernetes-validation-errors on a schema node maps a
 // keyword (maxLength, minLength, pattern, format, enum, maximum, minimum,
@@ -34,6 +45,9 @@
 // message and reason; when that keyword fails at that node, the message
 // replaces the error's detail and the reason (a field.ErrorType such as
 // FieldValueInvalid or FieldValueRequired) its type.
+//
+// kdv extension: ValidateWithWarnings returns the errors ratcheting
+// dropped; the apiserver silently drops them.
 package validation
 
 import (
