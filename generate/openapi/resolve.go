@@ -21,12 +21,15 @@ import (
 //     schema cannot say "string or number";
 //   - RawExtension, FieldsV1 and runtime.Unknown (published as a bare
 //     object) preserve unknown fields;
-//   - a definition met again below itself (recursion) becomes an object
-//     that preserves unknown fields.
+//   - a recursive definition (k8s.io/api 1.37 has one: scheduling
+//     v1alpha3 CompositePodGroupTemplate) is unrolled MaxRecursion levels
+//     deep; below that it becomes an object that preserves unknown fields,
+//     and a list of such objects loses its map keys and rules (they would
+//     name fields the cut-off schema no longer declares).
 //
 // x-kubernetes-group-version-kind is kept only at the root.
 func Resolve(schemas map[string]*schema.Props, name string) (*schema.Props, error) {
-	r := &resolver{schemas: schemas, onPath: map[string]bool{}}
+	r := &resolver{schemas: schemas, onPath: map[string]int{}}
 	p, err := r.def(name)
 	if err != nil {
 		return nil, err
@@ -40,9 +43,13 @@ func Resolve(schemas map[string]*schema.Props, name string) (*schema.Props, erro
 	return p, nil
 }
 
+// MaxRecursion is how many times a definition may appear on one path of
+// a resolved schema.
+const MaxRecursion = 4
+
 type resolver struct {
 	schemas map[string]*schema.Props
-	onPath  map[string]bool
+	onPath  map[string]int
 }
 
 func (r *resolver) def(name string) (*schema.Props, error) {
@@ -50,7 +57,7 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 	if !ok {
 		return nil, fmt.Errorf("definition %q not found", name)
 	}
-	if r.onPath[name] {
+	if r.onPath[name] >= MaxRecursion {
 		t := true
 		return &schema.Props{Type: "object", XPreserveUnknownFields: &t, Description: d.Description}, nil
 	}
@@ -63,8 +70,8 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 		t := true
 		return &schema.Props{Description: d.Description, Type: "object", XPreserveUnknownFields: &t}, nil
 	}
-	r.onPath[name] = true
-	defer delete(r.onPath, name)
+	r.onPath[name]++
+	defer func() { r.onPath[name]-- }()
 	p := deepCopy(d)
 	delete(p.Extra, "x-kubernetes-group-version-kind")
 	if len(p.Extra) == 0 {
@@ -104,6 +111,9 @@ func (r *resolver) walk(p *schema.Props) error {
 	if p.Items != nil && p.Items.Schema != nil {
 		if err := r.walk(p.Items.Schema); err != nil {
 			return err
+		}
+		if it := p.Items.Schema; it.Type == "object" && it.XPreserveUnknownFields != nil && len(it.Properties) == 0 && len(p.XListMapKeys) > 0 {
+			p.XListMapKeys, p.XListType, p.XValidations = nil, nil, nil
 		}
 	}
 	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {

@@ -333,7 +333,9 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if !s.want(t, "array") {
 			return
 		}
-		s.target.XListMapKeys = append(s.target.XListMapKeys, t.Value)
+		if !containsStr(s.target.XListMapKeys, t.Value) {
+			s.target.XListMapKeys = append(s.target.XListMapKeys, t.Value)
+		}
 		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
