@@ -13,7 +13,9 @@ import (
 // v0.37.2 code returns for a set of schemas and values (int-or-string,
 // numeric formats and bounds, string formats, junctors with properties,
 // nested additionalProperties, nullable and enum, preserve-unknown-fields,
-// ratcheting of objects, maps, atomic/set/map lists and junctors). It was
+// ratcheting of objects, maps, atomic/set/map lists and junctors, and CRD
+// shapes: resource quantities, containers with list-map ports, root
+// additionalProperties, nested arrays, enums of objects). It was
 // generated outside this module by running the apiserver's own functions:
 // validation.ValidateCustomResource plus listtype.ValidateListSetsAndMaps on
 // create, and validation.ValidateCustomResourceUpdate with
