@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,36 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		_, _ = Check(c, CheckOptions{})
+	})
+}
+
+// FuzzLoadSchema: any input either fails to load or loads into Props whose
+// encoding is a fixed point (decode(encode(p)) encodes the same), and
+// NewStructural/ToProps never panic.
+func FuzzLoadSchema(f *testing.F) {
+	f.Add([]byte(`{"type": "object", "properties": {"a": {"type": "integer", "maximum": 3, "default": 1.5, "enum": [1, "x", null]}}, "x-kubernetes-foo": {"a": [1]}}`))
+	f.Add([]byte("type: array\nitems: [{type: string}]\nadditionalItems: false\ndependencies: {a: [b], c: {required: [d]}}"))
+	f.Add([]byte(`{"allOf": [{"$ref": "#/x"}], "not": null, "items": null, "x-kubernetes-validations": [{"rule": "self > 0", "reason": "FieldValueForbidden"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := LoadSchema("fuzz", data)
+		if err != nil {
+			return
+		}
+		b1, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("marshal: %v", err)
+		}
+		q, err := LoadSchema("again", b1)
+		if err != nil {
+			t.Fatalf("reload of %s: %v", b1, err)
+		}
+		b2, _ := json.Marshal(q)
+		if string(b1) != string(b2) {
+			t.Fatalf("not a fixed point:\n%s\n%s", b1, b2)
+		}
+		if s, err := NewStructural(p); err == nil {
+			_ = s.ToProps()
+			_ = ValidateStructural(nil, s)
+		}
 	})
 }
