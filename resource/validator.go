@@ -45,6 +45,7 @@ type Options struct {
 type Validator struct {
 	schema    Schema
 	validator *validation.Validator
+	defaulter *defaulting.Defaulter
 	namespace string
 }
 
@@ -94,7 +95,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &Validator{schema: s, validator: v, namespace: namespace}, nil
+	return &Validator{schema: s, validator: v, defaulter: defaulting.NewDefaulter(s.Structural), namespace: namespace}, nil
 }
 
 // Schema returns the schema the validator was compiled from.
@@ -152,7 +153,7 @@ func (v *Validator) decode(obj map[string]any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defaulting.Default(obj, v.schema.Structural)
+	v.defaulter.Default(obj)
 	return unknown, nil
 }
 
@@ -168,15 +169,11 @@ func (v *Validator) Prune(obj map[string]any) ([]string, error) {
 	return unknownFieldMessages(paths), err
 }
 
-// unknownFieldMessages words pruned paths as strict field validation does
-// (k8s.io/apimachinery pkg/runtime strictDecodingError).
+// unknownFieldMessages words pruned paths as strict field validation does.
 func unknownFieldMessages(paths []string) []string {
-	if len(paths) == 0 {
-		return nil
-	}
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = fmt.Sprintf("unknown field %q", p)
+	var out []string
+	for _, err := range pruning.UnknownFieldErrors(paths) {
+		out = append(out, err.Error())
 	}
 	return out
 }
@@ -184,7 +181,7 @@ func unknownFieldMessages(paths []string) []string {
 // Default applies, in place, the schema's defaults to obj as the apiserver
 // does after pruning.
 func (v *Validator) Default(obj map[string]any) {
-	defaulting.Default(obj, v.schema.Structural)
+	v.defaulter.Default(obj)
 }
 
 // deepCopy copies an unstructured object. Unlike runtime.DeepCopyJSON it
