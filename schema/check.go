@@ -32,10 +32,12 @@ type CheckOptions struct {
 	// version has the same schema, see Check).
 	ValidateSchema func(s *Structural, fldPath *field.Path) field.ErrorList
 
-	// StrictUnknownFields makes schema keys that apiextensions.k8s.io/v1
-	// does not know errors (kubectl's default --validate=strict, where the
-	// apiserver rejects the request with `strict decoding error: unknown
-	// field "<path>"`) instead of warnings (--validate=warn).
+	// StrictUnknownFields makes fields that apiextensions.k8s.io/v1 does
+	// not define errors (kubectl's default --validate=strict, where the
+	// apiserver rejects the request while decoding with `strict decoding
+	// error: unknown field "<path>", ...` and validates nothing else), one
+	// Forbidden error per field, and Check then returns only those; without
+	// it they are warnings (`unknown field "<path>"`, --validate=warn).
 	StrictUnknownFields bool
 
 	// KubernetesMinor is the 1.x apiserver version whose format support
@@ -67,15 +69,17 @@ func Check(crd *CRD, opts CheckOptions) (field.ErrorList, []string) {
 	}
 	c := newInternalCRD(crd)
 	warnings := unknownFieldWarnings(crd)
-	var allErrs field.ErrorList
-	if opts.StrictUnknownFields {
+	if opts.StrictUnknownFields && len(warnings) > 0 {
+		// The apiserver rejects the request while decoding, before any
+		// validation: these are the only errors.
+		var allErrs field.ErrorList
 		for _, w := range warnings {
 			p := strings.TrimSuffix(strings.TrimPrefix(w, `unknown field "`), `"`)
 			allErrs = append(allErrs, field.Forbidden(field.NewPath(p), "strict decoding error: "+w))
 		}
-		warnings = nil
+		return allErrs, nil
 	}
-
+	var allErrs field.ErrorList
 	allErrs = append(allErrs, validateCRDName(c)...)
 	allErrs = append(allErrs, validateCRDSpec(c, opts, field.NewPath("spec"))...)
 	allErrs = append(allErrs, validateStoredVersions(c, field.NewPath("status").Child("storedVersions"))...)

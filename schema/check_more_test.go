@@ -49,8 +49,8 @@ func TestCheckDocumentBadInput(t *testing.T) {
 
 // TestCheckWarnings: the CRD strategy's WarningsOnCreate texts
 // (apiextensions-apiserver pkg/registry/customresourcedefinition/strategy.go)
-// and unknown schema keys with strict-decoding paths (a node's own keys
-// before its children's, as the decoder meets them).
+// and unknown schema keys with strict-decoding paths, sorted as the
+// apiserver's strict decoder sorts them.
 func TestCheckWarnings(t *testing.T) {
 	doc := crdHead + `        type: object
         x-kubernetes-foo: 1
@@ -69,8 +69,8 @@ func TestCheckWarnings(t *testing.T) {
 		t.Fatalf("%v %v", err, errs)
 	}
 	want := []string{
-		`unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`,
 		`unknown field "spec.versions[0].schema.openAPIV3Schema.properties.e.items.x-kubernetes-strip-zero"`,
+		`unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`,
 		`unrecognized format "bogus"`,
 		`unrecognized format "int-or-string"`,
 		`x-kubernetes-list-type: set for items of type "object" is not supported by server-side apply or CEL validation rules`,
@@ -79,7 +79,7 @@ func TestCheckWarnings(t *testing.T) {
 		t.Errorf("warnings\n%q\nwant\n%q", warnings, want)
 	}
 	errs, warnings, _ = CheckDocument("w.yaml", []byte(doc), CheckOptions{StrictUnknownFields: true})
-	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`) || len(warnings) != 3 {
+	if len(errs) != 2 || !strings.Contains(errs[1].Error(), `strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`) || len(warnings) != 0 {
 		t.Errorf("strict: %v %q", errs, warnings)
 	}
 }
@@ -149,5 +149,52 @@ func TestUnrecognizedFormatAt(t *testing.T) {
 		if got := UnrecognizedFormatAt(tc.minor, tc.typ, tc.format); got != tc.unrecognized {
 			t.Errorf("%d %s %s: %v", tc.minor, tc.typ, tc.format, got)
 		}
+	}
+}
+
+// TestUnknownFieldsMatchStrictDecoding: the unknown fields of a CRD
+// document, as the apiserver's strict decoder (apimachinery json serializer
+// with EnableStrict) reported them for this document:
+// strict decoding error: unknown field "metadata.bogus", unknown field ...
+func TestUnknownFieldsMatchStrictDecoding(t *testing.T) {
+	doc := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+  bogus: 1
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: foos, kind: Foo, kinds: x}
+  versions:
+  - name: v1
+    served: true
+    serverd: true
+    storage: true
+    additionalPrinterColumns: [{name: a, type: string, jsonPath: .a, JSONPath: x}]
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-foo: 1
+        properties:
+          a: {type: string, x-kubernetes-bar: 2}
+        x-kubernetes-validations: [{rule: "self.a", foo: 1}]
+`
+	want := []string{
+		`unknown field "metadata.bogus"`,
+		`unknown field "spec.names.kinds"`,
+		`unknown field "spec.versions[0].additionalPrinterColumns[0].JSONPath"`,
+		`unknown field "spec.versions[0].schema.openAPIV3Schema.properties.a.x-kubernetes-bar"`,
+		`unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`,
+		`unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-validations[0].foo"`,
+		`unknown field "spec.versions[0].serverd"`,
+	}
+	_, warnings, err := CheckDocument("s.yaml", []byte(doc), CheckOptions{})
+	if err != nil || !reflect.DeepEqual(warnings, want) {
+		t.Errorf("%v\n%q\nwant\n%q", err, warnings, want)
+	}
+	errs, warnings, _ := CheckDocument("s.yaml", []byte(doc), CheckOptions{StrictUnknownFields: true})
+	if len(errs) != len(want) || warnings != nil || errs[0].Error() != `metadata.bogus: Forbidden: strict decoding error: unknown field "metadata.bogus"` {
+		t.Errorf("strict: %v %q", errs, warnings)
 	}
 }

@@ -95,11 +95,14 @@ func setWarnings(c *internalCRD) []string {
 	return sortedKeys(seen)
 }
 
-// unknownFieldWarnings lists the schema keys apiextensions.k8s.io/v1
-// JSONSchemaProps does not have, with the path the apiserver's strict
-// decoder prints (map keys joined with dots): kdv's own extensions and
-// everything in Props.Extra.
+// unknownFieldWarnings lists the fields apiextensions.k8s.io/v1 does not
+// define with the paths the apiserver's strict decoder prints (sorted, map
+// keys joined with dots): from the document for CRDs from ParseCRD
+// (unknownCRDFields), else the schemas' kdv extensions and Props.Extra keys.
 func unknownFieldWarnings(crd *CRD) []string {
+	if crd.parsed {
+		return append([]string{}, crd.unknown...)
+	}
 	var ws []string
 	for i, v := range crd.Spec.Versions {
 		if v.Schema == nil {
@@ -107,6 +110,7 @@ func unknownFieldWarnings(crd *CRD) []string {
 		}
 		unknownFields(v.Schema.OpenAPIV3Schema, fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), &ws)
 	}
+	sort.Strings(ws)
 	return ws
 }
 

@@ -15,6 +15,12 @@ type CRD struct {
 	Kind       string      `json:"kind"`
 	Metadata   CRDMetadata `json:"metadata"`
 	Spec       CRDSpec     `json:"spec"`
+
+	// unknown are the strict-decoding warnings for the fields that
+	// apiextensions.k8s.io/v1 does not define, when parsed is set (by
+	// ParseCRD, from the document itself).
+	unknown []string
+	parsed  bool
 }
 
 // CRDMetadata is the part of a CRD's ObjectMeta kdv reads.
@@ -104,6 +110,9 @@ func ParseCRD(doc []byte) (*CRD, error) {
 	var c CRD
 	if err := json.Unmarshal(j, &c); err != nil {
 		return nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
+	}
+	if generic, err := decodeGeneric(j); err == nil {
+		c.unknown, c.parsed = unknownCRDFields(generic), true
 	}
 	return &c, nil
 }
