@@ -51,3 +51,32 @@ func deepCopy(x any) any {
 	}
 	return x
 }
+
+// TestConcurrentValidate runs one Validator from many goroutines (run with
+// -race): compiled validators are shared, per-call state is pooled.
+func TestConcurrentValidate(t *testing.T) {
+	v := mustValidator(t, typedSchema, Options{IsResourceRoot: true, SkipCEL: true})
+	bad := mustJSON(t, `{"metadata":{"name":"X"},"spec":{"name":"ABC","tags":["a","a"],"port":true}}`)
+	good := mustJSON(t, `{"metadata":{"name":"x"},"spec":{"name":"abc","mode":"a","NoTag":true,"nil":{}}}`)
+	want := len(v.Validate(context.Background(), bad, nil))
+	done := make(chan bool)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 200; i++ {
+				if n := len(v.Validate(context.Background(), bad, good)); n == 0 {
+					t.Error("no errors")
+				}
+				if n := len(v.Validate(context.Background(), bad, nil)); n != want {
+					t.Errorf("got %d errors, want %d", n, want)
+				}
+				if errs := v.Validate(context.Background(), good, nil); len(errs) > 0 {
+					t.Errorf("unexpected %v", errs)
+				}
+			}
+			done <- true
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+}
