@@ -23,11 +23,13 @@ type CheckOptions struct {
 	ValidateDefaults func(s *Structural, fldPath *field.Path) field.ErrorList
 
 	// ValidateSchema, when set, is called once per schema that is structural
-	// (and whose defaults passed ValidateDefaults) and has no other schema
-	// errors, where the apiserver compiles x-kubernetes-validations rules;
-	// it returns CEL compile/cost errors (and, if ValidateDefaults is unset,
-	// default errors). Its errors follow the schema errors, as the
-	// apiserver's CELErrors follow its SchemaErrors. fldPath is the
+	// (and whose defaults passed ValidateDefaults), where the apiserver
+	// compiles x-kubernetes-validations rules; it returns CEL compile/cost
+	// errors (and, if ValidateDefaults is unset, default errors). Errors of
+	// rules on nodes that have schema errors at or below them are dropped,
+	// as the apiserver does not compile those rules. Its errors follow the
+	// schema errors, as the apiserver's CELErrors follow its SchemaErrors.
+	// fldPath is the
 	// openAPIV3Schema path (spec.validation.openAPIV3Schema when every
 	// version has the same schema, see Check).
 	ValidateSchema func(s *Structural, fldPath *field.Path) field.ErrorList

@@ -110,7 +110,7 @@ func TestCheckHooks(t *testing.T) {
 		{"structural", "        type: object\n", []string{"defaults spec.validation.openAPIV3Schema", "cel spec.validation.openAPIV3Schema"}, 1},
 		{"non-structural", "        type: object\n        properties: {a: {}}\n", nil, 1},
 		{"bad default", "        type: object\n        properties: {baddefault: {type: integer, default: 1}}\n", []string{"defaults spec.validation.openAPIV3Schema"}, 1},
-		{"schema error", "        type: object\n        properties: {a: {type: string, uniqueItems: true}}\n", []string{"defaults spec.validation.openAPIV3Schema"}, 1},
+		{"schema error", "        type: object\n        properties: {a: {type: string, uniqueItems: true}}\n", []string{"defaults spec.validation.openAPIV3Schema", "cel spec.validation.openAPIV3Schema"}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls = nil
@@ -196,5 +196,57 @@ spec:
 	errs, warnings, _ := CheckDocument("s.yaml", []byte(doc), CheckOptions{StrictUnknownFields: true})
 	if len(errs) != len(want) || warnings != nil || errs[0].Error() != `metadata.bogus: Forbidden: strict decoding error: unknown field "metadata.bogus"` {
 		t.Errorf("strict: %v %q", errs, warnings)
+	}
+}
+
+// TestCheckSkipsRulesOnNodesWithSchemaErrors holds the apiserver cases
+// "skip CEL expression validation when OpenAPIv3 schema is an invalid
+// structural schema at level below", "do not skip when ... in a separate
+// part of the schema tree" and "... at level above" of
+// TestValidateCustomResourceDefinitionValidation, with a hook that fails
+// every rule as an invalid CEL rule would.
+func TestCheckSkipsRulesOnNodesWithSchemaErrors(t *testing.T) {
+	failAll := func(s *Structural, p *field.Path) field.ErrorList {
+		var errs field.ErrorList
+		var walk func(s *Structural, p *field.Path)
+		walk = func(s *Structural, p *field.Path) {
+			for i := range s.XValidations {
+				errs = append(errs, field.Invalid(p.Child("x-kubernetes-validations").Index(i).Child("rule"), s.XValidations[i].Rule, "compile error"))
+			}
+			for _, k := range sortedKeys(s.Properties) {
+				v := s.Properties[k]
+				walk(&v, p.Child("properties").Key(k))
+			}
+		}
+		walk(s, p)
+		return errs
+	}
+	bad := "{type: object, properties: {field: {type: integer}}, additionalProperties: {type: string}}"
+	for _, tc := range []struct {
+		name, schema string
+		want         []string
+	}{
+		{"level below", "        type: object\n        properties: {field: " + bad + "}\n        x-kubernetes-validations: [{rule: self.invalidFieldName > 50}]\n",
+			[]string{"spec.validation.openAPIV3Schema.properties[field].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"}},
+		{"separate part", "        type: object\n        properties:\n          a: " + bad + "\n          b: {type: object, properties: {field: {type: integer}}, x-kubernetes-validations: [{rule: self.invalidFieldName > 50}]}\n",
+			[]string{"spec.validation.openAPIV3Schema.properties[a].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive",
+				`spec.validation.openAPIV3Schema.properties[b].x-kubernetes-validations[0].rule: Invalid value: "self.invalidFieldName > 50": compile error`}},
+		{"level above", "        type: object\n        properties:\n          a: {type: object, properties: {b: {type: integer, x-kubernetes-validations: [{rule: \"self == 'abc'\"}]}}, additionalProperties: {type: string}}\n",
+			[]string{"spec.validation.openAPIV3Schema.properties[a].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive",
+				`spec.validation.openAPIV3Schema.properties[a].properties[b].x-kubernetes-validations[0].rule: Invalid value: "self == 'abc'": compile error`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			errs, _, err := CheckDocument("c.yaml", []byte(crdHead+tc.schema), CheckOptions{ValidateSchema: failAll})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
 	}
 }

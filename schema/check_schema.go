@@ -88,11 +88,16 @@ func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructur
 	ssv := &standardValidator{allowDefaults: true}
 	schemaErrs := validateOpenAPISchema(schema, schemaPath, ssv, true)
 	allErrs = append(allErrs, schemaErrs...)
-	// CEL compilation runs only on structural schemas, and the apiserver
-	// skips a node's rules when that node or one below has schema errors;
-	// kdv's hook sees the whole tree, so it runs only without schema errors.
-	if structuralOK && opts.ValidateSchema != nil && len(schemaErrs) == 0 {
-		allErrs = append(allErrs, opts.ValidateSchema(ss, schemaPath)...)
+	// CEL compilation runs only on structural schemas whose defaults
+	// validate, and the apiserver skips a node's rules when that node or one
+	// below it has schema errors: the hook compiles the whole tree, and the
+	// errors of such nodes' rules are dropped.
+	if structuralOK && opts.ValidateSchema != nil {
+		for _, e := range opts.ValidateSchema(ss, schemaPath) {
+			if !ruleNodeHasSchemaErrors(e.Field, schemaErrs) {
+				allErrs = append(allErrs, e)
+			}
+		}
 	}
 	if len(allErrs) == 0 && len(structuralInitErrs) > 0 {
 		allErrs = append(allErrs, structuralInitErrs...)
@@ -278,6 +283,22 @@ func pathValid(schema *Props, path string) bool {
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleNodeHasSchemaErrors reports whether the schema node owning the rule
+// at errField (the part before ".x-kubernetes-validations") has a schema
+// error at or below it.
+func ruleNodeHasSchemaErrors(errField string, schemaErrs field.ErrorList) bool {
+	node, _, found := strings.Cut(errField, ".x-kubernetes-validations")
+	if !found {
+		return false
+	}
+	for _, e := range schemaErrs {
+		if e.Field == node || strings.HasPrefix(e.Field, node+".") || strings.HasPrefix(e.Field, node+"[") {
 			return true
 		}
 	}
