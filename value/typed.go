@@ -67,9 +67,10 @@ type fieldInfo struct {
 }
 
 type typeInfo struct {
-	cat    category
-	fields []fieldInfo
-	byName map[string]int
+	cat        category
+	ptrMarshal bool // *T implements json.Marshaler or encoding.TextMarshaler
+	fields     []fieldInfo
+	byName     map[string]int
 }
 
 var (
@@ -100,10 +101,12 @@ func infoFor(t reflect.Type) *typeInfo {
 		ti.cat = catMicroTime
 	case t == durationType:
 		ti.cat = catDuration
-	case t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType),
-		t.Implements(textMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType):
+	case t.Implements(marshalerType), t.Implements(textMarshalerType):
 		ti.cat = catMarshal
 	default:
+		// Methods on *T apply only to addressable values, as in
+		// encoding/json.
+		ti.ptrMarshal = reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)
 		switch t.Kind() {
 		case reflect.Bool:
 			ti.cat = catBool
@@ -267,7 +270,7 @@ func typedOf(rv reflect.Value) Value {
 			rv = x
 		default:
 			ti := infoFor(rv.Type())
-			if ti.cat == catMarshal {
+			if ti.cat == catMarshal || (ti.ptrMarshal && rv.CanAddr()) {
 				return marshalled(rv)
 			}
 			return Value{rv: rv, ti: ti}

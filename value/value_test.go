@@ -197,3 +197,22 @@ func TestUnstructuredNoAlloc(t *testing.T) {
 		t.Errorf("%v allocations per read", n)
 	}
 }
+
+type ptrMarshals struct{ N int }
+
+func (p *ptrMarshals) MarshalJSON() ([]byte, error) { return []byte(`"custom"`), nil }
+
+// TestPointerReceiverMarshaler follows encoding/json: a MarshalJSON on *T is
+// used for addressable values only (not for map values).
+func TestPointerReceiverMarshaler(t *testing.T) {
+	x := struct {
+		P ptrMarshals            `json:"p"`
+		M map[string]ptrMarshals `json:"m"`
+	}{P: ptrMarshals{1}, M: map[string]ptrMarshals{"k": {2}}}
+	b, _ := json.Marshal(&x)
+	var want any
+	_ = utiljson.Unmarshal(b, &want)
+	if got := Of(&x).Unstructured(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v, want %#v (%s)", got, want, b)
+	}
+}
