@@ -4,8 +4,11 @@
 // values (structs with json tags, pointers, maps, slices), read through
 // reflection without converting them to unstructured first.
 //
-// A Value is a small struct passed by value; reading unstructured data
-// through it does not allocate. Typed values follow encoding/json's rules so
+// A Value is a small struct passed by value, with the two representations
+// (unstructured and typed) behind one set of methods: a struct rather than
+// an interface with two implementations, so that wrapping each visited
+// value does not allocate; reading unstructured data through it allocates
+// nothing. Typed values follow encoding/json's rules so
 // that a typed object reads exactly like its JSON round trip would
 // (see typed.go for the details and the well-known Kubernetes types).
 //
