@@ -82,7 +82,7 @@ func validateStructuralInvariants(s *Structural, lvl level, fldPath *field.Path)
 
 	skipAnyOf := isIntOrStringAnyOfPattern(s)
 	skipFirstAllOfAnyOf := isIntOrStringAllOfPattern(s)
-	allErrs = append(allErrs, validateValueValidation(s.ValueValidation, skipAnyOf, skipFirstAllOfAnyOf, lvl, fldPath, true)...)
+	allErrs = append(allErrs, validateValueValidation(s.ValueValidation, skipAnyOf, skipFirstAllOfAnyOf, lvl, fldPath)...)
 
 	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
 	if s.XEmbeddedResource && s.Type != "object" {
@@ -179,9 +179,9 @@ func isIntOrStringAllOfPattern(s *Structural) bool {
 	return s != nil && s.ValueValidation != nil && len(s.ValueValidation.AllOf) >= 1 && isIntOrStringAnyOf(s.ValueValidation.AllOf[0].AnyOf)
 }
 
-// validateValueValidation checks junctors and patterns. allowNestedXValidations
-// is the apiserver's option, false for CRDs except that allOf passes it on.
-func validateValueValidation(v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *field.Path, _ bool) field.ErrorList {
+// validateValueValidation checks junctors and patterns (CRD options: no
+// nested additionalProperties or x-kubernetes-validations).
+func validateValueValidation(v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *field.Path) field.ErrorList {
 	if v == nil {
 		return nil
 	}
@@ -213,7 +213,7 @@ func validateNestedValueValidation(v *NestedValueValidation, skipAnyOf, skipAllO
 		return nil
 	}
 	allErrs := field.ErrorList{}
-	allErrs = append(allErrs, validateValueValidation(&v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath, false)...)
+	allErrs = append(allErrs, validateValueValidation(&v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath)...)
 	allErrs = append(allErrs, validateNestedValueValidation(v.Items, false, false, lvl, fldPath.Child("items"))...)
 	for _, k := range sortedKeys(v.Properties) {
 		fld := v.Properties[k]

@@ -42,8 +42,8 @@ func FuzzLoadOpenAPIDocument(f *testing.F) {
 
 // FuzzCheck: parsing and checking any CRD document never panics.
 func FuzzCheck(f *testing.F) {
-	for _, tc := range checkCases {
-		f.Add([]byte(tc.crd))
+	for _, tc := range loadCheckCases(f) {
+		f.Add([]byte(tc.CRD))
 	}
 	f.Add([]byte("kind: CustomResourceDefinition\napiVersion: apiextensions.k8s.io/v1\nspec: {versions: [{name: v1, schema: {openAPIV3Schema: {x-kubernetes-validations: [{rule: x, fieldPath: \"['a\"}]}}}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
