@@ -352,8 +352,7 @@ func validateSelectableFields(sel []map[string]any, schema *Props, parent *field
 }
 
 // validateConversion mirrors the conversion checks of
-// validateCustomResourceDefinitionSpec and validateCustomResourceConversion
-// (webhook URL and service details are not checked).
+// validateCustomResourceDefinitionSpec and validateCustomResourceConversion.
 func validateConversion(conv map[string]any, preserveUnknownFields bool, specPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if conv == nil {
@@ -380,8 +379,8 @@ func validateConversion(conv map[string]any, preserveUnknownFields bool, specPat
 	if strategy == "Webhook" {
 		if cc == nil {
 			allErrs = append(allErrs, field.Required(fldPath.Child("webhookClientConfig"), "required when strategy is set to Webhook"))
-		} else if (cc["url"] == nil) == (cc["service"] == nil) {
-			allErrs = append(allErrs, field.Required(fldPath.Child("webhookClientConfig"), "exactly one of url or service is required"))
+		} else {
+			allErrs = append(allErrs, validateWebhookClientConfig(cc, fldPath.Child("webhookClientConfig"))...)
 		}
 		p := fldPath.Child("conversionReviewVersions")
 		if len(reviewVersions) < 1 {
