@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"kdv.dev/formats"
 	"kdv.dev/schema"
 )
 
@@ -116,4 +117,18 @@ func TestValidationErrorsOverride(t *testing.T) {
 		`n: Invalid value: 4: at most three`,
 		`o.x: Required value: x is mandatory`,
 	})
+}
+
+// TestExtendedFormats covers a formats registry enforcing formats beyond the
+// apiserver's (kdv-extended): their checkers' own errors are reported.
+func TestExtendedFormats(t *testing.T) {
+	s := `{"type":"object","properties":{"s":{"type":"string","format":"dns1123label"}}}`
+	if errs := errStrings(t, mustValidator(t, s, Options{}), mustJSON(t, `{"s":"Not_A_Label"}`), nil); len(errs) > 0 {
+		t.Errorf("the apiserver ignores format dns1123label, got %q", errs)
+	}
+	v := mustValidator(t, s, Options{Formats: formats.New(formats.Options{Extended: true})})
+	got := v.Validate(context.Background(), mustJSON(t, `{"s":"Not_A_Label"}`), nil)
+	if len(got) == 0 || got[0].Field != "s" || got[0].Type != field.ErrorTypeInvalid {
+		t.Errorf("extended format: got %v", got)
+	}
 }
