@@ -76,7 +76,7 @@ func TestLookupStructural(t *testing.T) {
 		t.Errorf("containers: %+v", tmpl.Extensions)
 	}
 	res := tmpl.Items.Properties["resources"].Properties["limits"].AdditionalProperties.Structural
-	if !res.XIntOrString || res.ValueValidation != nil && len(res.ValueValidation.AnyOf) > 0 {
+	if res.Type != "" || !res.XPreserveUnknownFields || res.ValueValidation == nil || res.ValueValidation.Pattern == "" {
 		t.Errorf("Quantity: %+v", res)
 	}
 	port := tmpl.Items.Properties["ports"].Items.Properties["containerPort"]

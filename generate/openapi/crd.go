@@ -143,7 +143,7 @@ func crdVersion(d *Document, k Kind) (*schema.CRD, schema.CRDVersion, error) {
 			}
 		}
 	}
-	s, err := Resolve(d.Schemas, k.Definition)
+	s, err := resolve(d.Schemas, k.Definition, true)
 	if err != nil {
 		return nil, schema.CRDVersion{}, err
 	}

@@ -20,6 +20,13 @@ type Options struct {
 	// CRD selects controller-gen's conventions instead of openapi-gen's:
 	// no enforced zero-value defaults for non-pointer fields.
 	CRD bool
+	// NoStringZeroDefaults leaves out openapi-gen's enforced default ""
+	// of non-pointer string fields, so that a missing required string is
+	// reported as "Required value" as the apiserver's hand-written
+	// validation does after decoding it to "" (package builtin uses it;
+	// numeric, boolean and {} zero defaults stay: their Go zero values are
+	// usually accepted).
+	NoStringZeroDefaults bool
 }
 
 // Kind is one API kind found in a package: a struct with an inline

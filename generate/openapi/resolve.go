@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"kdv.dev/schema"
@@ -15,10 +16,11 @@ import (
 //     (description and default of the use site win, rules are appended,
 //     sibling properties overlay the definition's);
 //   - IntOrString becomes x-kubernetes-int-or-string with anyOf
-//     integer/string; Quantity becomes x-kubernetes-int-or-string without
-//     anyOf, because the apiserver also accepts JSON numbers such as 0.5 for
-//     quantities (OpenAPIV3OneOfTypes string, number) and a structural
-//     schema cannot say "string or number";
+//     integer/string; Quantity, which the apiserver accepts as a string or
+//     any JSON number such as 0.5 (OpenAPIV3OneOfTypes string, number), has
+//     no structural type that says so: it becomes an untyped
+//     x-kubernetes-preserve-unknown-fields node with the apiserver's
+//     quantity pattern (checked on strings);
 //   - RawExtension, FieldsV1 and runtime.Unknown (published as a bare
 //     object) preserve unknown fields;
 //   - a recursive definition (k8s.io/api 1.37 has one: scheduling
@@ -29,7 +31,11 @@ import (
 //
 // x-kubernetes-group-version-kind is kept only at the root.
 func Resolve(schemas map[string]*schema.Props, name string) (*schema.Props, error) {
-	r := &resolver{schemas: schemas, onPath: map[string]int{}}
+	return resolve(schemas, name, false)
+}
+
+func resolve(schemas map[string]*schema.Props, name string, crd bool) (*schema.Props, error) {
+	r := &resolver{schemas: schemas, onPath: map[string]int{}, crd: crd}
 	p, err := r.def(name)
 	if err != nil {
 		return nil, err
@@ -43,6 +49,15 @@ func Resolve(schemas map[string]*schema.Props, name string) (*schema.Props, erro
 	return p, nil
 }
 
+// quantityPattern is the regular expression resource.ParseQuantity
+// requires of strings ("quantities must match the regular expression ...",
+// k8s.io/apimachinery/pkg/api/resource splitREString).
+const quantityPattern = `^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`
+
+// crdQuantityPattern is the pattern controller-gen writes for
+// resource.Quantity in CRDs.
+const crdQuantityPattern = `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`
+
 // MaxRecursion is how many times a definition may appear on one path of
 // a resolved schema.
 const MaxRecursion = 4
@@ -50,6 +65,8 @@ const MaxRecursion = 4
 type resolver struct {
 	schemas map[string]*schema.Props
 	onPath  map[string]int
+	// crd selects controller-gen's form of Quantity for CRDs.
+	crd bool
 }
 
 func (r *resolver) def(name string) (*schema.Props, error) {
@@ -64,8 +81,13 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 	switch {
 	case strings.HasSuffix(name, ".util.intstr.IntOrString"):
 		return &schema.Props{Description: d.Description, XIntOrString: true, AnyOf: []schema.Props{{Type: "integer"}, {Type: "string"}}}, nil
+	case strings.HasSuffix(name, ".api.resource.Quantity") && r.crd:
+		// controller-gen's Quantity schema
+		return &schema.Props{Description: d.Description, XIntOrString: true, Pattern: crdQuantityPattern,
+			AnyOf: []schema.Props{{Type: "integer"}, {Type: "string"}}}, nil
 	case strings.HasSuffix(name, ".api.resource.Quantity"):
-		return &schema.Props{Description: d.Description, XIntOrString: true}, nil
+		t := true
+		return &schema.Props{Description: d.Description, XPreserveUnknownFields: &t, Pattern: quantityPattern}, nil
 	case strings.HasSuffix(name, ".pkg.runtime.RawExtension"), strings.HasSuffix(name, ".apis.meta.v1.FieldsV1"), strings.HasSuffix(name, ".pkg.runtime.Unknown"):
 		t := true
 		return &schema.Props{Description: d.Description, Type: "object", XPreserveUnknownFields: &t}, nil
@@ -127,7 +149,38 @@ func (r *resolver) walk(p *schema.Props) error {
 		}
 		p.Properties[k] = v
 	}
+	dropUntypedRefs(p)
 	return nil
+}
+
+// dropUntypedRefs removes the rules of an object that name a property
+// without a type (a Quantity in the built-in form): CEL declares no field
+// for untyped nodes (apiserver cel/common.SchemaDeclType), so such a rule
+// could not compile. Only k8s.io/api alpha rules are affected.
+func dropUntypedRefs(p *schema.Props) {
+	if len(p.XValidations) == 0 {
+		return
+	}
+	var untyped []string
+	for k, v := range p.Properties {
+		if v.Type == "" && !v.XIntOrString && v.XPreserveUnknownFields != nil && *v.XPreserveUnknownFields {
+			untyped = append(untyped, regexp.QuoteMeta(k))
+		}
+	}
+	if len(untyped) == 0 {
+		return
+	}
+	re := regexp.MustCompile(`self\.(` + strings.Join(untyped, "|") + `)\b`)
+	var kept []schema.ValidationRule
+	for _, r := range p.XValidations {
+		if !re.MatchString(r.Rule) && !re.MatchString(r.MessageExpression) {
+			kept = append(kept, r)
+		}
+	}
+	p.XValidations = kept
+	if len(kept) == 0 {
+		p.XValidations = nil
+	}
 }
 
 // merge lays the keywords of a use site (over) on a resolved definition.

@@ -152,7 +152,7 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 			target.Description = u.desc + "\n\nPossible enum values:\n" + strings.Join(lines, "\n")
 		}
 	}
-	if !g.opts.CRD && s.zero != nil && (s.zeroAlways || !u.omitEmpty) {
+	if !g.opts.CRD && s.zero != nil && (s.zeroAlways || !u.omitEmpty) && !(g.opts.NoStringZeroDefaults && s.zero == "") {
 		target.Default = &schema.JSON{Object: s.zero}
 	}
 	site := &tagSite{g: g, target: target, typ: s.typ, parent: u.parent, field: u.field, owner: u.owner, pos: u.pos}

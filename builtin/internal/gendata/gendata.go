@@ -68,6 +68,9 @@ func ScratchModule(version string) (string, error) {
 
 // Build loads k8s.io/api/... in the Go module at dir (its go.mod pins the
 // k8s.io/api version) and returns the gzip-compressed data file for minor.
+// The schemas are the published ones except for openapi-gen's enforced
+// default "" on non-pointer strings (openapi.Options.NoStringZeroDefaults),
+// so a missing required string is reported as the apiserver reports it.
 //
 // Scope: k8s.io/api types carry +genclient:nonNamespaced on cluster-scoped
 // resources (the tag client-gen uses to build cluster-scoped clients);
@@ -81,7 +84,7 @@ func Build(dir string, minor int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := openapi.Generate(u, openapi.Options{})
+	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true})
 	if err != nil {
 		return nil, err
 	}
