@@ -264,7 +264,7 @@ func typedOf(rv reflect.Value) Value {
 				// interfaces holding unstructured values read them directly
 				switch x.Interface().(type) {
 				case map[string]any, []any, string, bool, int64, float64:
-					return Value{u: x.Interface()}
+					return Value{u: x.Interface(), js: true}
 				}
 			}
 			rv = x
@@ -317,8 +317,7 @@ func (v Value) typedKind() Kind {
 		}
 		return KindInt
 	case catFloat32, catFloat64:
-		f := v.typedFloat()
-		if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+		if _, ok := jsonInt(v.typedFloat()); ok {
 			return KindInt
 		}
 		return KindFloat
@@ -372,7 +371,8 @@ func (v Value) typedInt() int64 {
 	case catUint:
 		return int64(v.rv.Uint())
 	case catFloat32, catFloat64:
-		return int64(v.typedFloat())
+		i, _ := jsonInt(v.typedFloat())
+		return i
 	case catIntOrString:
 		return v.rv.Field(iosInt).Int()
 	}

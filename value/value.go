@@ -65,6 +65,9 @@ type Value struct {
 	u  any           // unstructured value, when rv is invalid
 	rv reflect.Value // typed value (pointers and interfaces resolved), when valid
 	ti *typeInfo     // cached type information for rv
+	// js marks unstructured data held in a typed value (an interface
+	// field): it reads as its JSON encoding would, integral floats as ints.
+	js bool
 }
 
 // Of wraps x. Unstructured values (map[string]any, []any, string, bool,
@@ -122,7 +125,14 @@ func (v Value) Kind() Kind {
 			return KindFloat
 		}
 		return KindInt
-	case float64, float32:
+	case float64:
+		if v.js {
+			if _, ok := jsonInt(t); ok {
+				return KindInt
+			}
+		}
+		return KindFloat
+	case float32:
 		return KindFloat
 	case json.Number:
 		if _, err := t.Int64(); err == nil {
@@ -170,6 +180,9 @@ func (v Value) Int() int64 {
 		return int64(t)
 	case json.Number:
 		i, _ := t.Int64()
+		return i
+	case float64:
+		i, _ := jsonInt(t)
 		return i
 	}
 	return 0
@@ -224,7 +237,7 @@ func (v Value) Index(i int) Value {
 		return v.typedIndex(i)
 	}
 	l, _ := v.u.([]any)
-	return Value{u: l[i]}.norm()
+	return Value{u: l[i], js: v.js}.normalized()
 }
 
 // Get returns the map entry for key and whether it is present.
@@ -240,7 +253,7 @@ func (v Value) Get(key string) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return Value{u: x}.norm(), true
+	return Value{u: x, js: v.js}.normalized(), true
 }
 
 // Has reports whether the map has an entry for key.
@@ -258,15 +271,16 @@ func (v Value) Range(fn func(key string, val Value) bool) {
 	}
 	m, _ := v.u.(map[string]any)
 	for k, x := range m {
-		if !fn(k, Value{u: x}.norm()) {
+		if !fn(k, Value{u: x, js: v.js}.normalized()) {
 			return
 		}
 	}
 }
 
-// norm turns unstructured values that are not of the tolerated shapes (for
-// example []string or a struct inside a map[string]any) into typed values.
-func (v Value) norm() Value {
+// normalized turns unstructured values that are not of the tolerated shapes
+// (for example []string or a struct inside a map[string]any) into typed
+// values.
+func (v Value) normalized() Value {
 	switch v.u.(type) {
 	case nil, map[string]any, []any, string, bool, int64, float64:
 		return v
@@ -277,7 +291,7 @@ func (v Value) norm() Value {
 // Unstructured returns the value in unstructured form: the underlying value
 // for unstructured input (no copy), a converted copy for typed input.
 func (v Value) Unstructured() any {
-	if !v.rv.IsValid() {
+	if !v.rv.IsValid() && !v.js {
 		switch t := v.u.(type) {
 		case nil, map[string]any, []any, string, bool, int64, float64:
 			return v.u
@@ -366,4 +380,21 @@ func Equal(a, b Value) bool {
 		})
 		return eq
 	}
+}
+
+// jsonInt reports whether encoding/json writes f as an integer literal that
+// the apiserver's decoder reads as an int64, and that int64 (for large
+// values, the shortest decimal form, zero-padded, is what is read).
+func jsonInt(f float64) (int64, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+		return 0, false
+	}
+	if math.Abs(f) < 1<<53 {
+		return int64(f), true
+	}
+	if math.Abs(f) >= 1e21 { // written in exponent form
+		return 0, false
+	}
+	i, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', -1, 64), 10, 64)
+	return i, err == nil
 }
