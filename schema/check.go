@@ -59,9 +59,11 @@ type CheckOptions struct {
 // subresources and printer columns that are identical in every version moved
 // to the spec, so their errors carry spec.validation.openAPIV3Schema,
 // spec.subresources and spec.additionalPrinterColumns paths, as the
-// apiserver's do. Warnings mirror the CRD strategy's WarningsOnCreate
-// (unrecognized formats, list-type set with non-scalar items) plus unknown
-// schema keys, which the apiserver's strict decoding reports.
+// apiserver's do. Warnings are the unknown fields the apiserver's decoder
+// reports (see StrictUnknownFields) and, when there is no error (the
+// apiserver calls WarningsOnCreate only after validation passed), the CRD
+// strategy's WarningsOnCreate: unrecognized formats and list-type set with
+// non-scalar items.
 //
 // Where the apiserver iterates a Go map (schema properties), Check visits keys
 // in sorted order, so its output is deterministic.
@@ -89,8 +91,11 @@ func Check(crd *CRD, opts CheckOptions) (field.ErrorList, []string) {
 	if crd.Spec.PreserveUnknownFields {
 		allErrs = append(allErrs, field.Invalid(field.NewPath("spec").Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}
-	warnings = append(warnings, formatWarnings(c, opts.KubernetesMinor)...)
-	warnings = append(warnings, setWarnings(c)...)
+	// WarningsOnCreate runs only after validation passed (rest.BeforeCreate).
+	if len(allErrs) == 0 {
+		warnings = append(warnings, formatWarnings(c, opts.KubernetesMinor)...)
+		warnings = append(warnings, setWarnings(c)...)
+	}
 	return allErrs, warnings
 }
 
@@ -107,7 +112,10 @@ func validateCRDName(c *internalCRD) field.ErrorList {
 		}
 		return ret
 	}
-	meta := &metav1.ObjectMeta{Name: md.Name, GenerateName: md.GenerateName, Namespace: md.Namespace,
+	// metadata.namespace is not validated: for a cluster-scoped kind the
+	// apiserver clears it before validation
+	// (rest.EnsureObjectNamespaceMatchesRequestNamespace).
+	meta := &metav1.ObjectMeta{Name: md.Name, GenerateName: md.GenerateName,
 		Labels: md.Labels, Annotations: md.Annotations, Finalizers: md.Finalizers}
 	return genericvalidation.ValidateObjectMetaAccessor(meta, false, nameFn, field.NewPath("metadata"))
 }

@@ -250,3 +250,20 @@ func TestCheckSkipsRulesOnNodesWithSchemaErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckWarningsOnlyWhenValid: the strategy's WarningsOnCreate runs only
+// after validation passed (k8s.io/apiserver pkg/registry/rest BeforeCreate),
+// decoding warnings always; a namespace on the cluster-scoped CRD is cleared
+// before validation (EnsureObjectNamespaceMatchesRequestNamespace).
+func TestCheckWarningsOnlyWhenValid(t *testing.T) {
+	doc := strings.Replace(crdHead, "  name: foos.example.com\n", "  name: foos.example.com\n  namespace: default\n", 1) +
+		"        type: object\n        x-kubernetes-foo: 1\n        properties: {a: {type: string, format: bogus}, b: {}}\n"
+	errs, warnings, err := CheckDocument("w.yaml", []byte(doc), CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`unknown field "spec.versions[0].schema.openAPIV3Schema.x-kubernetes-foo"`}
+	if len(errs) != 1 || errs[0].Field != "spec.validation.openAPIV3Schema.properties[b].type" || !reflect.DeepEqual(warnings, want) {
+		t.Errorf("errs %v warnings %q", errs, warnings)
+	}
+}
