@@ -118,33 +118,21 @@ func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 
 // nonUnique returns the indices where an item repeats for the first time
 // (validateListSet): compounds compare by their JSON form, scalars by type
-// and value.
+// and value. Small lists are compared pairwise, larger ones index their
+// scalars.
 func nonUnique(n int, at func(int) value.Value) []int {
 	if n <= 1 {
 		return nil
 	}
 	var out []int
-	var strs map[string]int
+	var seen map[scalarKey]int
+	if n > 16 {
+		seen = make(map[scalarKey]int, n)
+	}
 	for i := 0; i < n; i++ {
 		it := at(i)
-		if it.Kind() == value.KindString {
-			if n <= 16 {
-				// Small lists: compare in place, without a map.
-				times := 0
-				for j := 0; j < i; j++ {
-					if y := at(j); y.Kind() == value.KindString && y.Str() == it.Str() {
-						times++
-					}
-				}
-				if times == 1 {
-					out = append(out, i)
-				}
-				continue
-			}
-			if strs == nil {
-				strs = make(map[string]int, n)
-			}
-			if strs[it.Str()]++; strs[it.Str()] == 2 {
+		if k, ok := keyOf(it); ok && seen != nil {
+			if seen[k]++; seen[k] == 2 {
 				out = append(out, i)
 			}
 			continue
@@ -160,6 +148,36 @@ func nonUnique(n int, at func(int) value.Value) []int {
 		}
 	}
 	return out
+}
+
+// scalarKey identifies a scalar by type and value, as a Go map key of
+// interface type does in the apiserver.
+type scalarKey struct {
+	kind value.Kind
+	s    string
+	i    int64
+	f    float64
+	b    bool
+}
+
+func keyOf(v value.Value) (scalarKey, bool) {
+	switch k := v.Kind(); k {
+	case value.KindNull:
+		return scalarKey{kind: k}, true
+	case value.KindBool:
+		return scalarKey{kind: k, b: v.Bool()}, true
+	case value.KindInt:
+		return scalarKey{kind: k, i: v.Int()}, true
+	case value.KindFloat:
+		f := v.Float()
+		if f != f { // NaN never equals itself
+			return scalarKey{}, false
+		}
+		return scalarKey{kind: k, f: f}, true
+	case value.KindString:
+		return scalarKey{kind: k, s: v.Str()}, true
+	}
+	return scalarKey{}, false
 }
 
 // setEqual compares like validateListSet: scalars by Go type and value,

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"context"
 	"sort"
 	"strings"
 	"testing"
@@ -120,4 +121,19 @@ func TestListTypeMessages(t *testing.T) {
 		`s[2]: Duplicate value: "a"`,
 		`m[1]: Duplicate value: {"name":"x"}`,
 	})
+}
+
+func TestLargeSets(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{"s":{"type":"array","x-kubernetes-list-type":"set"}}}`, Options{})
+	var items []any
+	for i := 0; i < 100; i++ {
+		items = append(items, int64(i%40), "s", float64(i%3), nil, i%2 == 0, []any{int64(i % 50)})
+	}
+	// Mixed scalars and compounds: each distinct value repeats, reported once
+	// at its second occurrence.
+	errs := v.Validate(context.Background(), map[string]any{"s": items}, nil)
+	want := 40 + 1 + 3 + 1 + 2 + 50
+	if len(errs) != want {
+		t.Errorf("got %d duplicates, want %d", len(errs), want)
+	}
 }
