@@ -33,7 +33,7 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 		factor := *n.multipleOf
 		if !n.multipleOfInRange {
 			s.rangeErr(n, "multipleOf", "MultipleOf")
-			s.multipleOfFloat(n, f, factor, f)
+			s.multipleOfFloat(n, f, factor)
 		} else if isInt {
 			i, fi := data.Int(), int64(factor)
 			if fi <= 0 {
@@ -44,35 +44,35 @@ func (s *state) numberCheck(n *node, data value.Value, kind value.Kind) {
 				}
 			}
 		} else {
-			s.multipleOfFloat(n, f, factor, f)
+			s.multipleOfFloat(n, f, factor)
 		}
 	}
 	if n.minimum != nil {
 		min := *n.minimum
 		if !n.minimumInRange {
 			s.rangeErr(n, "minimum", "Minimum boundary")
-			s.minFloat(n, f, min, f)
+			s.minFloat(n, f, min)
 		} else if isInt {
 			i, m := data.Int(), int64(min)
 			if (!n.exclMin && i < m) || (n.exclMin && i <= m) {
 				s.minMsg(n, data.Int(), m)
 			}
 		} else {
-			s.minFloat(n, f, min, f)
+			s.minFloat(n, f, min)
 		}
 	}
 	if n.maximum != nil {
 		max := *n.maximum
 		if !n.maximumInRange {
 			s.rangeErr(n, "maximum", "Maximum boundary")
-			s.maxFloat(n, f, max, f)
+			s.maxFloat(n, f, max)
 		} else if isInt {
 			i, m := data.Int(), int64(max)
 			if (!n.exclMax && i > m) || (n.exclMax && i >= m) {
 				s.maxMsg(n, data.Int(), m)
 			}
 		} else {
-			s.maxFloat(n, f, max, f)
+			s.maxFloat(n, f, max)
 		}
 	}
 }
@@ -140,7 +140,7 @@ func (s *state) mustBePositive(n *node, factor any) {
 	}
 }
 
-func (s *state) multipleOfFloat(n *node, f, factor float64, bad any) {
+func (s *state) multipleOfFloat(n *node, f, factor float64) {
 	if factor <= 0 {
 		s.mustBePositive(n, factor)
 		return
@@ -153,20 +153,20 @@ func (s *state) multipleOfFloat(n *node, f, factor float64, bad any) {
 	}
 	if !isFloat64AJSONInteger(mult) {
 		if !s.probing() {
-			s.invalid(n, "multipleOf", bad, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), factor))
+			s.invalid(n, "multipleOf", f, fmt.Sprintf("%s in body should be a multiple of %v", s.name(), factor))
 		}
 	}
 }
 
-func (s *state) minFloat(n *node, f, min float64, bad any) {
+func (s *state) minFloat(n *node, f, min float64) {
 	if (!n.exclMin && f < min) || (n.exclMin && f <= min) {
-		s.minMsg(n, bad, min)
+		s.minMsg(n, f, min)
 	}
 }
 
-func (s *state) maxFloat(n *node, f, max float64, bad any) {
+func (s *state) maxFloat(n *node, f, max float64) {
 	if (!n.exclMax && f > max) || (n.exclMax && f >= max) {
-		s.maxMsg(n, bad, max)
+		s.maxMsg(n, f, max)
 	}
 }
 
