@@ -28,11 +28,16 @@ func LoadSchema(name string, data []byte) (*Props, error) {
 	return p, nil
 }
 
-// toJSON converts YAML (a superset of JSON) to compact JSON.
+// toJSON converts one YAML (a superset of JSON) document to compact JSON.
 func toJSON(data []byte) ([]byte, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, errors.New("empty document")
+	}
+	if data[0] != '{' && data[0] != '[' {
+		if line := secondDocumentLine(data); line > 0 {
+			return nil, fmt.Errorf("more than one YAML document (the second starts at line %d); expected one", line)
+		}
 	}
 	if data[0] == '{' || data[0] == '[' {
 		var buf bytes.Buffer
@@ -72,4 +77,37 @@ func describeDecodeError(err error) error {
 		return fmt.Errorf("%s: cannot decode %s into %s", te.Field, te.Value, te.Type)
 	}
 	return err
+}
+
+// secondDocumentLine returns the line of the "---" separator that starts a
+// second non-empty YAML document, or 0.
+func secondDocumentLine(data []byte) int {
+	content := false
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		t := bytes.TrimRight(line, " \t\r")
+		if bytes.Equal(t, []byte("---")) || bytes.HasPrefix(t, []byte("--- ")) {
+			if content {
+				// Only a separator followed by content starts a second document.
+				rest := bytes.SplitN(data, []byte("\n"), i+2)
+				if len(rest) == i+2 && hasYAMLContent(rest[i+1]) {
+					return i + 1
+				}
+			}
+			continue
+		}
+		if len(bytes.TrimSpace(t)) > 0 && t[0] != '#' {
+			content = true
+		}
+	}
+	return 0
+}
+
+func hasYAMLContent(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] != '#' && !bytes.Equal(t, []byte("---")) && !bytes.Equal(t, []byte("...")) {
+			return true
+		}
+	}
+	return false
 }

@@ -180,3 +180,23 @@ func TestOpenAPIExponentialFanOut(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestLoadSchemaBadInput(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"type: object\n---\ntype: string\n", "x.yaml: more than one YAML document (the second starts at line 2); expected one"},
+		{"a: [\n", "x.yaml: malformed YAML/JSON"},
+		{"", "x.yaml: empty document"},
+		{"- type: string\n", "x.yaml: a schema must be an object, got an array"},
+		{"type: object\nproperties: {a: {maxLength: 1.5}}\n", "x.yaml: properties.a.maxLength: cannot decode number 1.5 into int64"},
+		{"type: object\nrequired: a\n", "x.yaml: required: cannot decode string into array of strings"},
+	} {
+		_, err := LoadSchema("x.yaml", []byte(tc.doc))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %q", tc.doc, err, tc.want)
+		}
+	}
+	// A trailing separator or comment-only document is fine.
+	if _, err := LoadSchema("x.yaml", []byte("---\ntype: object\n---\n# end\n")); err != nil {
+		t.Error(err)
+	}
+}
