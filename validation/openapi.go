@@ -221,14 +221,15 @@ func (s *state) sliceCheck(n *node, data, old value.Value, corr bool) int {
 	size := data.Len()
 	mc := 0
 	if n.items != nil {
-		var ml *mapList
+		var ml mapList
+		hasML := false
 		if corr {
-			ml = s.correlateList(n, old)
+			ml, hasML = s.correlateList(n, old)
 		}
 		for i := 0; i < size; i++ {
 			item := data.Index(i)
 			s.push(segIndex, "", i)
-			if ml != nil {
+			if hasML {
 				if o, ok := ml.get(n, item); ok {
 					mc += s.visit(n.items, item, o, true)
 					s.pop()

@@ -38,10 +38,10 @@ func (s *state) ratchetEqual(n *node, old, cur value.Value) bool {
 		if n == nil || n.listType != "map" {
 			return value.Equal(old, cur)
 		}
-		ml := s.correlateList(n, old)
+		ml, hasML := s.correlateList(n, old)
 		for i := 0; i < cur.Len(); i++ {
 			item := cur.Index(i)
-			if ml == nil || n.items == nil {
+			if !hasML || n.items == nil {
 				return false
 			}
 			o, ok := ml.get(n, item)
@@ -90,16 +90,16 @@ type mapList struct {
 // instead of being indexed.
 const smallMapList = 16
 
-// correlateList indexes the old items of a map list, or returns nil when
+// correlateList indexes the old items of a map list, or returns false when
 // the list does not correlate items (not a map list, no keys, old not a
 // non-empty list).
-func (s *state) correlateList(n *node, old value.Value) *mapList {
+func (s *state) correlateList(n *node, old value.Value) (mapList, bool) {
 	if n.listType != "map" || !n.isArray || len(n.mapKeys) == 0 || old.Kind() != value.KindList || old.Len() == 0 {
-		return nil
+		return mapList{}, false
 	}
-	ml := &mapList{old: old}
+	ml := mapList{old: old}
 	if old.Len() <= smallMapList {
-		return ml
+		return ml, true
 	}
 	ml.keyed = make(map[string]value.Value, old.Len())
 	for i := 0; i < old.Len(); i++ {
@@ -110,7 +110,7 @@ func (s *state) correlateList(n *node, old value.Value) *mapList {
 			}
 		}
 	}
-	return ml
+	return ml, true
 }
 
 func (ml *mapList) get(n *node, item value.Value) (value.Value, bool) {
