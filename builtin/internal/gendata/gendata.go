@@ -106,6 +106,11 @@ func Build(dir string, minor int) ([]byte, error) {
 	}
 	for _, doc := range res.Documents {
 		for _, k := range doc.Kinds {
+			// k8s.io/api keeps the types of removed API versions for
+			// clients; the apiserver no longer serves them.
+			if !servedAt(k.Type, k.Version, minor) {
+				continue
+			}
 			ns := k.Namespaced
 			if item, ok := strings.CutSuffix(k.Kind, "List"); ok {
 				if v, ok := scope[doc.GroupVersion()+"/"+item]; ok {
