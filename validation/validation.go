@@ -137,8 +137,8 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	return v, nil
 }
 
-// Validate validates obj, on create when old is nil and on update
-// otherwise, and returns the apiserver's errors. obj and old are
+// Validate validates obj, on create when old is nil (or a nil pointer, nil
+// map or null value.Value) and on update otherwise, and returns the apiserver's errors. obj and old are
 // unstructured (map[string]any, as decoded from JSON or YAML) or typed Go
 // values (see kdv.dev/value), or value.Value.
 func (v *Validator) Validate(ctx context.Context, obj, old any) field.ErrorList {
@@ -256,10 +256,12 @@ func isNil(x any) bool {
 	switch t := x.(type) {
 	case map[string]any:
 		return t == nil
-	case []any, string, bool, int64, float64, value.Value:
+	case []any, string, bool, int64, float64:
 		return false
+	case value.Value:
+		return t.Kind() == value.KindNull
 	case *value.Value:
-		return t == nil
+		return t == nil || t.Kind() == value.KindNull
 	}
 	rv := reflect.ValueOf(x)
 	switch rv.Kind() {
