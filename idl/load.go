@@ -62,7 +62,11 @@ func Load(opts Options, patterns ...string) (*Universe, error) {
 			if f != nil {
 				for _, d := range f.Decls {
 					if fd, ok := d.(*ast.FuncDecl); ok {
-						fd.Body = nil
+						if fd.Recv == nil && fd.Name.Name == "init" {
+							fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace}
+						} else {
+							fd.Body = nil
+						}
 					}
 				}
 			}
