@@ -175,3 +175,18 @@ func TestSampleSemantics(t *testing.T) {
 		t.Errorf("StandardOnly kept lifecycle")
 	}
 }
+
+func TestPackageOptional(t *testing.T) {
+	u, err := idl.Load(idl.Options{}, "./testdata/optpkg/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(u, Options{CRD: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Definition("dev.kdv.generate.openapi.testdata.optpkg.v1.Thing")
+	if d == nil || strings.Join(d.Required, ",") != "b" {
+		t.Errorf("required: %+v", d)
+	}
+}

@@ -282,5 +282,35 @@ func (g *gen) required(f *idl.Field, s shape) bool {
 	if opt {
 		return false
 	}
-	return !(f.OmitEmpty || f.OmitZero)
+	if f.OmitEmpty || f.OmitZero {
+		return false
+	}
+	// controller-gen: a package-level +kubebuilder:validation:Optional makes
+	// fields without markers optional.
+	return !g.packageOptional(f.Pos.Filename)
+}
+
+// packageOptional reports whether the root package declaring file has a
+// package-level +kubebuilder:validation:Optional (or +optional) marker.
+func (g *gen) packageOptional(file string) bool {
+	dir := file
+	if i := strings.LastIndex(dir, "/"); i >= 0 {
+		dir = dir[:i]
+	}
+	for _, p := range g.u.Packages {
+		if p.Dir != dir {
+			continue
+		}
+		opt := false
+		for _, t := range p.Tags {
+			switch t.Name {
+			case "optional":
+				opt = true
+			case "required":
+				opt = false
+			}
+		}
+		return opt
+	}
+	return false
 }
