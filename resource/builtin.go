@@ -28,7 +28,7 @@ func UseBuiltin(reg *Registry, minor int) error {
 		if err != nil {
 			return Schema{}, false, err
 		}
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, Source: source}, true, nil
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Source: source}, true, nil
 	})
 	return nil
 }

@@ -162,3 +162,24 @@ spec: {size: medium}
 		t.Errorf("namespace of b: %q", res.Documents[2].Namespace)
 	}
 }
+
+// Built-in kinds: the CRD-only note about skipped rules does not appear,
+// as the apiserver's declarative validation of built-in types has none.
+func TestBuiltInNoSkippedRulesNote(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	v, err := reg.Validator(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Validate(context.Background(), map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "c"},
+		"data":     map[string]any{"retries": int64(3)},
+	}, nil)
+	if len(out.Errors) != 1 || out.Errors[0].Error() != `data.retries: Invalid value: "integer": data.retries in body must be of type string: "integer"` {
+		t.Errorf("errors: %v", out.Errors)
+	}
+}

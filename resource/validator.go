@@ -24,6 +24,9 @@ type Schema struct {
 	// PreserveUnknownFields is a CRD's spec.preserveUnknownFields: no
 	// pruning, no unknown-field errors.
 	PreserveUnknownFields bool
+	// BuiltIn marks the embedded schema of a built-in kind (see
+	// validation.Options.BuiltIn).
+	BuiltIn bool
 	// Source says where the schema came from, for messages, e.g.
 	// "CustomResourceDefinition widgets.example.kdv.dev in crds/widgets.yaml"
 	// or "built-in schemas of Kubernetes 1.37".
@@ -87,6 +90,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		APIVersion:            s.GVK.GroupVersion().String(),
 		Namespaced:            &ns,
 		IgnoreResourceVersion: true,
+		BuiltIn:               s.BuiltIn,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)

@@ -101,6 +101,14 @@ type Options struct {
 	// SkipCEL leaves x-kubernetes-validations rules out (for callers that
 	// evaluate them separately with kdv.dev/cel).
 	SkipCEL bool
+	// BuiltIn validates a built-in kind, whose x-kubernetes-validations
+	// kdv generated from validation-gen tags: the apiserver decodes such
+	// objects into Go types, so a value of the wrong type never reaches
+	// validation, and its declarative validation has no "some validation
+	// rules were not checked" note. The rules are still skipped after a
+	// blocking error (their input is not what they were written for), but
+	// without the note.
+	BuiltIn bool
 }
 
 // Validator is a compiled structural schema. It is safe for concurrent use.
@@ -190,7 +198,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 		// The apiserver skips the rules when value validation found a
 		// blocking error (strategy.go hasBlockingErr).
 		if b := cel.BlockingError(errs); b != nil {
-			errs = append(errs, b)
+			if !v.opts.BuiltIn {
+				errs = append(errs, b)
+			}
 		} else {
 			var oldU any
 			if update {
