@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"kdv.dev/cel"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
 	"sigs.k8s.io/yaml"
@@ -86,7 +87,10 @@ func TestSampleCRD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs, warnings := schema.Check(parsed, schema.CheckOptions{})
+	// CEL compile and cost checks as the apiserver runs them on create.
+	errs, warnings := schema.Check(parsed, schema.CheckOptions{ValidateSchema: func(s *schema.Structural, fldPath *field.Path) field.ErrorList {
+		return cel.CheckSchema(s, fldPath, cel.Options{KubernetesMinor: 37})
+	}})
 	for _, e := range errs {
 		t.Errorf("Check: %v", e)
 	}
@@ -96,7 +100,6 @@ func TestSampleCRD(t *testing.T) {
 	if _, err := parsed.Spec.Versions[0].Structural(); err != nil {
 		t.Errorf("Structural: %v", err)
 	}
-	_ = field.NewPath
 }
 
 func TestWriteFiles(t *testing.T) {

@@ -139,24 +139,15 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		"selectableField", "metadata", "skip", "groupName", "versionName":
 		pub() // kind and CRD metadata, used by Generate and CRDs
 	// ---- lifecycle wrappers
-	case "alpha", "beta":
-		since, _ := t.Arg("since")
-		if s.lifecycle("declarative-validation", schema.Lifecycle{MinVersion: "v" + since, Status: t.Name}) {
-			pub()
-		} else {
-			g.report.reported(t.Name, t.Pos, t.Text, s.name(), g.noLifecycle())
+	case "alpha", "beta", "ifEnabled", "ifDisabled":
+		if g.opts.CRD && t.Name != "ifDisabled" {
+			// Lifecycle-wrapped tags are declarative validation of built-in
+			// types (metav1.Condition carries them); controller-gen does not
+			// publish them, and their rules would break CRD cost limits.
+			g.report1(t, s, "lifecycle-wrapped validation-gen tags are not published in CRDs (as controller-gen)")
+			return
 		}
-		g.apply(t.Payload, s)
-	case "ifEnabled":
-		gate := t.Args[0].Value
-		if s.lifecycle("kubernetes", schema.Lifecycle{FeatureGate: gate}) {
-			pub()
-		} else {
-			g.report.reported(t.Name, t.Pos, t.Text, s.name(), g.noLifecycle())
-		}
-		g.apply(t.Payload, s)
-	case "ifDisabled":
-		g.report1(t, s, "applies only while a feature gate is disabled; the schema describes the API with its gates enabled")
+		g.lifecycleTag(t, s)
 	case "featureGate":
 		if s.lifecycle("kubernetes", schema.Lifecycle{FeatureGate: t.Value}) {
 			pub()
@@ -415,7 +406,13 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			return
 		}
 		// validate.Monotonic: "may not be decreased from <old>"
-		s.rule(schema.ValidationRule{Rule: "self >= oldSelf", MessageExpression: "'may not be decreased from ' + string(oldSelf)"})
+		if g.opts.CRD {
+			// string(oldSelf) has no static size bound: the CRD cost
+			// estimator rejects it; keep the message constant.
+			s.rule(schema.ValidationRule{Rule: "self >= oldSelf", Message: "may not be decreased"})
+		} else {
+			s.rule(schema.ValidationRule{Rule: "self >= oldSelf", MessageExpression: "'may not be decreased from ' + string(oldSelf)"})
+		}
 		pub()
 	case "dependentRequired", "dependentForbidden":
 		dep := t.Args[0].Value
@@ -497,6 +494,31 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 	default:
 		g.report1(t, s, "tag has no schema mapping")
 	}
+}
+
+// lifecycleTag publishes +k8s:alpha/beta(since) and +k8s:ifEnabled as
+// x-kubernetes-api-lifecycle and applies their payload; +k8s:ifDisabled
+// payloads are reported.
+func (g *gen) lifecycleTag(t *idl.Tag, s *tagSite) {
+	var l schema.Lifecycle
+	component := "kubernetes"
+	switch t.Name {
+	case "ifDisabled":
+		g.report1(t, s, "applies only while a feature gate is disabled; the schema describes the API with its gates enabled")
+		return
+	case "ifEnabled":
+		l.FeatureGate = t.Args[0].Value
+	default:
+		since, _ := t.Arg("since")
+		component = "declarative-validation"
+		l = schema.Lifecycle{MinVersion: "v" + since, Status: t.Name}
+	}
+	if s.lifecycle(component, l) {
+		g.report.published(t.Name)
+	} else {
+		g.report.reported(t.Name, t.Pos, t.Text, s.name(), g.noLifecycle())
+	}
+	g.apply(t.Payload, s)
 }
 
 // applyNested applies a payload to a nested schema and then fixes $ref
