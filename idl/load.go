@@ -35,6 +35,7 @@ type Universe struct {
 	idxs     map[string]*astIndex
 	packages map[string]*Package
 	errs     []error
+	warnings []error
 }
 
 // Load loads the Go packages matching patterns (go list patterns such as
@@ -127,6 +128,27 @@ func Load(opts Options, patterns ...string) (*Universe, error) {
 func bodyless(msg string) bool {
 	return strings.Contains(msg, "imported and not used") || strings.Contains(msg, "imported as") && strings.Contains(msg, "and not used") ||
 		strings.Contains(msg, "declared and not used") || strings.Contains(msg, "missing function body")
+}
+
+// Warnings returns the unknown or malformed tags found in dependency
+// packages (not matched by the load patterns); they are skipped.
+func (u *Universe) Warnings() []error { return u.warnings }
+
+// rootFile reports whether file belongs to a root package.
+func (u *Universe) rootFile(file string) bool {
+	for _, p := range u.pkgs {
+		for _, f := range p.CompiledGoFiles {
+			if f == file {
+				return true
+			}
+		}
+		for _, f := range p.GoFiles {
+			if f == file {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Errors returns the tag errors found so far (including those found while
@@ -393,7 +415,13 @@ func (u *Universe) tagsIn(cg *ast.CommentGroup, fset *token.FileSet) []*Tag {
 		}
 		t, err := ParseTag(line, pos)
 		if err != nil {
-			u.errs = append(u.errs, err)
+			if u.rootFile(pos.Filename) {
+				u.errs = append(u.errs, err)
+			} else {
+				// Dependencies may use markers of tools kdv does not know;
+				// their tags are the dependency author's business.
+				u.warnings = append(u.warnings, err)
+			}
 			continue
 		}
 		if t != nil {

@@ -112,3 +112,16 @@ func TestLoadTagErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadDependencyTagsAreWarnings(t *testing.T) {
+	u, err := Load(Options{}, "./testdata/usesbad")
+	if err != nil {
+		t.Fatalf("dependency tags must not fail the load: %v", err)
+	}
+	if len(u.Warnings()) != 3 {
+		t.Errorf("warnings: %v", u.Warnings())
+	}
+	if f := u.Lookup("kdv.dev/idl/testdata/badtags", "T").Fields(); len(f) != 2 || f[0].JSONName != "a" {
+		t.Errorf("dependency type not converted: %+v", f)
+	}
+}
