@@ -23,6 +23,7 @@ const (
 	SyntaxLifecycle
 )
 
+// String names the syntax: k8s, plain, kubebuilder or lifecycle.
 func (s Syntax) String() string {
 	switch s {
 	case SyntaxK8s:
@@ -172,6 +173,7 @@ type TagError struct {
 	Msg  string
 }
 
+// Error renders "file:line: tag \"...\": message".
 func (e *TagError) Error() string {
 	pos := ""
 	if e.Pos.Filename != "" {
