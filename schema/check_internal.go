@@ -329,7 +329,7 @@ func validateSelectableFields(sel []map[string]any, schema *Props, parent *field
 			allErrs = append(allErrs, field.Required(p, ""))
 			continue
 		}
-		path, found, err := validFieldPath(jp, ss, false)
+		path, found, err := ResolveFieldPath(jp, ss, false)
 		if err != nil {
 			allErrs = append(allErrs, field.Invalid(p, jp, fmt.Sprintf("is an invalid path: %v", err)))
 			continue

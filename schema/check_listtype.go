@@ -133,13 +133,15 @@ var unescapeMatcher = regexp.MustCompile(`\\.`)
 // mirrors ValidFieldPath in apiextensions-apiserver
 // pkg/apiserver/schema/cel/validation.go (array notation allowed).
 func ValidFieldPath(jsonPath string, s *Structural) (*Structural, error) {
-	_, found, err := validFieldPath(jsonPath, s, true)
+	_, found, err := ResolveFieldPath(jsonPath, s, true)
 	return found, err
 }
 
-// validFieldPath also returns the field path the JSON path names, and can
-// forbid array notation (selectable fields).
-func validFieldPath(jsonPath string, s *Structural, allowArrayNotation bool) (*field.Path, *Structural, error) {
+// ResolveFieldPath is ValidFieldPath that also returns the field path the
+// JSON path names (as the apiserver reports rule errors at it), and can
+// forbid array notation (selectableFields). Errors are the apiserver's
+// ("does not refer to a valid field", "expected [ or . but got: x", ...).
+func ResolveFieldPath(jsonPath string, s *Structural, allowArrayNotation bool) (*field.Path, *Structural, error) {
 	var path *field.Path
 	scanner := bufio.NewScanner(strings.NewReader(jsonPath))
 	scanner.Split(func(data []byte, atEOF bool) (int, []byte, error) {
