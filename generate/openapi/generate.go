@@ -235,11 +235,12 @@ type gen struct {
 	refs   map[string][]string // definition -> definitions it references
 	cur    []string            // definitions being built (innermost last)
 	items  map[itemKey]*itemUnionAcc
+	dirPkg map[string]string // source directory -> package path
 	errs   []error
 }
 
 func newGen(u *idl.Universe, opts Options) *gen {
-	return &gen{u: u, opts: opts, report: newReport(), defs: map[string]*schema.Props{}, refs: map[string][]string{}}
+	return &gen{u: u, opts: opts, report: newReport(), defs: map[string]*schema.Props{}, refs: map[string][]string{}, dirPkg: map[string]string{}}
 }
 
 func (g *gen) errorf(pos fmt.Stringer, format string, args ...any) {
@@ -304,6 +305,7 @@ func (g *gen) def(t *idl.Type) string {
 	}
 	p := &schema.Props{}
 	g.defs[name] = p // registered first: recursive types refer to it
+	g.dirPkg[dirOf(t.Pos.Filename)] = t.Package
 	g.cur = append(g.cur, name)
 	chain, fields := structOf(t)
 	*p = *g.structSchema(t.ID(), fields, chain)

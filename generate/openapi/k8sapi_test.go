@@ -299,3 +299,23 @@ func TestK8sAPIEveryTagHandled(t *testing.T) {
 		t.Errorf("only %d tag lines found", n)
 	}
 }
+
+// TestDependencyDefaults generates apps/v1 alone: core/v1 is then a
+// dependency, and its +default=ref(Const) tags must still resolve.
+func TestDependencyDefaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads k8s.io/api/apps/v1")
+	}
+	u, err := idl.Load(idl.Options{}, "k8s.io/api/apps/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Definition("io.k8s.api.core.v1.AzureDiskVolumeSource")
+	if d == nil || d.Properties["kind"].Default == nil || d.Properties["kind"].Default.Object != "Shared" {
+		t.Errorf("AzureDiskVolumeSource.kind default: %+v", d)
+	}
+}

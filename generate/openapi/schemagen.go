@@ -61,6 +61,7 @@ func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
 	case idl.Named:
 		t := r.Named
 		id := t.ID()
+		g.dirPkg[dirOf(t.Pos.Filename)] = t.Package
 		if wk := wellKnown(id); wk != nil {
 			if inlineWellKnown(id) {
 				return shape{props: wk, typ: wk.Type}

@@ -80,18 +80,23 @@ func (g *gen) value(t *idl.Tag) (any, error) {
 	return v, nil
 }
 
-// pkgOfPos finds the package declaring the file a tag is in.
+// pkgOfPos finds the package declaring the file a tag is in: a root
+// package, or the package of a type generated from that directory.
 func pkgOfPos(g *gen, t *idl.Tag) string {
-	dir := t.Pos.Filename
-	if i := strings.LastIndex(dir, "/"); i >= 0 {
-		dir = dir[:i]
-	}
+	dir := dirOf(t.Pos.Filename)
 	for _, p := range g.u.Packages {
 		if p.Dir == dir {
 			return p.Path
 		}
 	}
-	return ""
+	return g.dirPkg[dir]
+}
+
+func dirOf(file string) string {
+	if i := strings.LastIndex(file, "/"); i >= 0 {
+		return file[:i]
+	}
+	return file
 }
 
 // normalize turns float64 integers into int64 (the unstructured
