@@ -175,7 +175,7 @@ func reportDisagreements(t *testing.T, what string, nObjects, nMut, nCases int, 
 			classes[d.Class]++
 		}
 	}
-	t.Logf("%s: %d objects, %d mutations, %d cases (creates and updates), %d agree, %d allow-listed, %d disagree",
+	t.Logf("%s: %d objects, %d mutations, %d cases, %d agree, %d allow-listed, %d disagree",
 		what, nObjects, nMut, nCases, nCases-len(ds), len(ds)-len(bad), len(bad))
 	for _, k := range known {
 		if classes[k.Class] > 0 {
