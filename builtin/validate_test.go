@@ -69,6 +69,18 @@ metadata: {name: s}
 spec:
   ports: [{port: 80, protocol: HTTP}]
 `, want: []string{`spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"`}},
+		{name: "map key format (+k8s:eachKey=+k8s:format)", obj: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: dra.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  allNodes: true
+  sharedCounters:
+  - name: set
+    counters: {Bad_Key: {value: "1"}}
+`, want: []string{`spec.sharedCounters[0].counters: Invalid value: Bad_Key: a lowercase RFC 1123 label must consist of`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

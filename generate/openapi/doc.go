@@ -19,14 +19,17 @@
 // x-kubernetes-list-type/-list-map-keys/-map-type; validation-gen's
 // transitions (+k8s:immutable, +k8s:update, +k8s:monotonic), unions
 // (+k8s:unionMember, +k8s:unionDiscriminator, +k8s:zeroOrOneOfMember, also
-// under +k8s:item), +k8s:maxBytes and +k8s:dependentRequired/Forbidden
-// become x-kubernetes-validations CEL rules carrying validation-gen's
+// under +k8s:item), +k8s:maxBytes, +k8s:dependentRequired/Forbidden and
+// +k8s:eachKey (formats through the CEL format library) become
+// x-kubernetes-validations CEL rules carrying validation-gen's
 // messages, reasons and field paths (k8s.io/apimachinery/pkg/api/validate);
 // +k8s:alpha/beta(since), +k8s:ifEnabled, +featureGate and +lifecycle become
 // x-kubernetes-api-lifecycle (off with Options.StandardOnly and in CRDs,
-// where apiextensions.k8s.io/v1 does not allow it). +k8s:customValidation,
-// +k8s:ifDisabled payloads, +k8s:eachKey and the other tags without a
-// schema form are reported with the reason.
+// where apiextensions.k8s.io/v1 does not allow it). +k8s:customValidation
+// and the other tags without a
+// schema form are reported with the reason; +k8s:ifDisabled payloads,
+// unconditional +k8s:forbidden and mode-discriminated validation
+// (+k8s:modeDiscriminator, +k8s:ifMode) are among them.
 //
 // CRDs follows controller-gen for kubebuilder markers. Resolve inlines
 // $refs into one structural schema (used for CRDs and package builtin).

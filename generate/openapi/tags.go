@@ -467,7 +467,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		g.apply(t.Payload, sub)
 		s.target.Properties[name] = p
 	case "eachKey":
-		g.report1(t, s, "map key constraints have no OpenAPI form (propertyNames is not allowed in structural schemas)")
+		g.eachKey(t, s)
 	case "item":
 		if leaf := t.Payload; leaf != nil && (leaf.Name == "zeroOrOneOfMember" || leaf.Name == "unionMember") {
 			g.itemUnion(t, s)

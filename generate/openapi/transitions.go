@@ -249,3 +249,56 @@ type itemKey struct {
 	p    *schema.Props
 	kind string
 }
+
+// celFormats maps validation-gen formats to the Kubernetes CEL format
+// library (k8s.io/apiserver/pkg/cel/library/format.go), whose validate()
+// returns apimachinery's messages.
+var celFormats = map[string]string{
+	"k8s-short-name":         "dns1123Label",
+	"k8s-long-name":          "dns1123Subdomain",
+	"k8s-label-key":          "qualifiedName",
+	"k8s-prefixed-label-key": "qualifiedName",
+	"k8s-uuid":               "uuid",
+}
+
+// eachKey publishes +k8s:eachKey payloads on map keys as CEL rules (OpenAPI
+// has no key schema in structural schemas): formats through the CEL format
+// library, length bounds with size(). Other payloads are reported.
+func (g *gen) eachKey(t *idl.Tag, s *tagSite) {
+	if s.target.AdditionalProperties == nil {
+		g.report1(t, s, "eachKey on a value that is not a map")
+		return
+	}
+	p := t.Payload
+	var r schema.ValidationRule
+	switch p.Name {
+	case "format":
+		f, ok := celFormats[p.Value]
+		if !ok {
+			g.report1(t, s, fmt.Sprintf("format %q has no CEL format library equivalent for map keys", p.Value))
+			return
+		}
+		check := fmt.Sprintf("format.%s().validate(k)", f)
+		r = schema.ValidationRule{
+			Rule:              fmt.Sprintf("self.all(k, !%s.hasValue())", check),
+			MessageExpression: fmt.Sprintf("self.filter(k, %s.hasValue()).map(k, k + ': ' + %s.value().join(', ')).join('; ')", check, check),
+		}
+	case "maxLength", "minLength":
+		n, err := p.Int()
+		if err != nil {
+			g.errs = append(g.errs, err)
+			return
+		}
+		op, what := "<=", "at most"
+		if p.Name == "minLength" {
+			op, what = ">=", "at least"
+		}
+		r = schema.ValidationRule{Rule: fmt.Sprintf("self.all(k, size(k) %s %d)", op, n), Message: fmt.Sprintf("map keys must be %s %d characters long", what, n)}
+	default:
+		g.report1(t, s, "eachKey with this payload has no schema form")
+		return
+	}
+	s.rule(r)
+	g.report.published(t.Name)
+	g.report.published(p.Name)
+}
