@@ -223,6 +223,13 @@ func mutations(obj map[string]any, s *structuralschema.Structural) []mutation {
 			}
 		}
 	}
+	// A status in the request: the apiserver drops it on create and keeps
+	// the old one on update when the status subresource is enabled.
+	if _, ok := s.Properties["status"]; ok {
+		if _, has := obj["status"]; !has {
+			add("status", []any{"status"}, setAt(obj, []any{"status"}, "x"))
+		}
+	}
 	// ObjectMeta and TypeMeta.
 	md := []any{"metadata"}
 	if _, ok := obj["metadata"].(map[string]any); ok {
