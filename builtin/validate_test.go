@@ -81,6 +81,21 @@ spec:
   - name: set
     counters: {Bad_Key: {value: "1"}}
 `, want: []string{`spec.sharedCounters[0].counters: Invalid value: Bad_Key: a lowercase RFC 1123 label must consist of`}},
+		{name: "mode discriminator (+k8s:modeDiscriminator, +k8s:ifMode)", obj: `
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: p}
+spec:
+  type: Exempt
+  limited: {nominalConcurrencyShares: 1, limitResponse: {type: Reject}}
+`, want: []string{"spec.limited: Forbidden: may only be specified when `type` is Limited"}},
+		{name: "mode discriminator, required member", obj: `
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: p}
+spec:
+  type: Limited
+`, want: []string{"spec.limited: Required value: must be specified when `type` is \"Limited\""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -66,7 +66,7 @@ var canonical = map[string]tagSpec{
 	"union": {}, "unionDeprecated": {}, "oneOf": {value: vString}, "zeroOrOneOf": {value: vString},
 	"exactlyOneOf": {args: aOptional}, "atMostOneOf": {args: aOptional}, "atLeastOneOf": {args: aOptional},
 	"modeDiscriminator": {args: aOptional},
-	"ifMode":            {args: aOne, value: vTag},
+	"ifMode":            {args: aOptional, value: vTag},
 	// nested targets
 	"eachVal": {value: vTag}, "eachKey": {value: vTag},
 	"item":     {args: aOptional, value: vTag},

@@ -201,6 +201,9 @@ type structAcc struct {
 	discr   map[string]string        // union key -> discriminator JSON name
 	zero    map[string][]unionMember // zeroOrOneOf groups
 	order   []string
+	// mode-discriminated validation (+k8s:modeDiscriminator, +k8s:ifMode)
+	modeDisc  map[string]string // group -> discriminator JSON name
+	modeRules []modeRule
 }
 
 type unionMember struct {
@@ -211,7 +214,7 @@ type unionMember struct {
 // flattened) and applies the tags of the named chain to it.
 func (g *gen) structSchema(owner string, fields []*idl.Field, chain []*idl.Type) *schema.Props {
 	p := &schema.Props{Type: "object"}
-	acc := &structAcc{props: p, owner: owner, members: map[string][]unionMember{}, discr: map[string]string{}, zero: map[string][]unionMember{}}
+	acc := &structAcc{props: p, owner: owner, members: map[string][]unionMember{}, discr: map[string]string{}, zero: map[string][]unionMember{}, modeDisc: map[string]string{}}
 	g.fields(acc, owner, fields)
 	site := &tagSite{g: g, target: p, typ: "object", parent: acc, owner: owner, typeLevel: true}
 	for _, t := range chain {
@@ -221,6 +224,7 @@ func (g *gen) structSchema(owner string, fields []*idl.Field, chain []*idl.Type)
 		}
 	}
 	g.finishUnions(acc)
+	g.finishModes(acc)
 	return p
 }
 

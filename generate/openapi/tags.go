@@ -484,7 +484,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 	case "forbidden":
 		g.report1(t, s, "unconditional +k8s:forbidden is not implemented")
 	case "modeDiscriminator", "ifMode":
-		g.report1(t, s, "mode-discriminated validation is not implemented")
+		g.modeTag(t, s)
 	case "neq", "enumExclude":
 		g.report1(t, s, "not implemented")
 	default:
