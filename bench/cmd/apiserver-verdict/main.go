@@ -35,6 +35,9 @@ func main() {
 		}
 		return
 	}
+	parsed, err := bench.ParseV1CRD(crd)
+	check(err)
+	crdKind := parsed.Spec.Names.Kind
 	objs := load(os.Args[2])
 	var olds []map[string]any
 	if len(os.Args) > 3 {
@@ -43,10 +46,15 @@ func main() {
 	for i, obj := range objs {
 		apiVersion, _ := obj["apiVersion"].(string)
 		version := apiVersion[bytes.LastIndexByte([]byte(apiVersion), '/')+1:]
+		fmt.Printf("--- document %d\n", i)
+		if kind, _ := obj["kind"].(string); kind != crdKind {
+			// Multi-kind manifests: only this CRD's kind is its business.
+			fmt.Printf("skipped: kind %q is not the CRD's %q\n", kind, crdKind)
+			continue
+		}
 		a, err := bench.NewAPIServer(crd, version)
 		check(err)
 		unknown, err := a.Decode(obj)
-		fmt.Printf("--- document %d\n", i)
 		if err != nil {
 			fmt.Println("decode error:", err)
 			continue
