@@ -27,9 +27,10 @@
 // x-kubernetes-api-lifecycle (off with Options.StandardOnly and in CRDs,
 // where apiextensions.k8s.io/v1 does not allow it). +k8s:customValidation
 // and the other tags without a
-// schema form are reported with the reason; +k8s:ifDisabled payloads,
-// unconditional +k8s:forbidden and mode-discriminated validation
-// (+k8s:modeDiscriminator, +k8s:ifMode) are among them.
+// schema form are reported with the reason; +k8s:ifDisabled payloads and
+// unconditional +k8s:forbidden are among them. Mode-discriminated
+// validation (+k8s:modeDiscriminator, +k8s:ifMode) becomes CEL rules whose
+// messages name the mode (the apiserver's errors have no detail).
 //
 // CRDs follows controller-gen for kubebuilder markers. Resolve inlines
 // $refs into one structural schema (used for CRDs and package builtin).

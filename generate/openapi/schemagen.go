@@ -201,6 +201,11 @@ type structAcc struct {
 	discr   map[string]string        // union key -> discriminator JSON name
 	zero    map[string][]unionMember // zeroOrOneOf groups
 	order   []string
+	// openapi-gen unions: +union on the type, +unionDiscriminator (plain)
+	// on a field; every other field is a member named by its Go name.
+	openapiUnion bool
+	plainDiscr   string
+	fieldNames   [][2]string // JSON name, Go name of the serialized fields
 	// mode-discriminated validation (+k8s:modeDiscriminator, +k8s:ifMode)
 	modeDisc  map[string]string // group -> discriminator JSON name
 	modeRules []modeRule
@@ -250,6 +255,7 @@ func (g *gen) fields(acc *structAcc, owner string, fields []*idl.Field) {
 				continue
 			}
 		}
+		acc.fieldNames = append(acc.fieldNames, [2]string{f.JSONName, f.Name})
 		s := g.schemaFor(f.Type, f.Pos)
 		prop := g.use(s, useSite{pos: f.Pos, desc: f.Doc, omitEmpty: f.OmitEmpty || f.OmitZero, tags: f.Tags, parent: acc, field: f, owner: owner})
 		if p.Properties == nil {

@@ -437,8 +437,15 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.rule(oneOfRule(t.Name, fields))
 		pub()
-	case "union", "unionDeprecated":
-		g.report1(t, s, "openapi-gen union (KEP-1027) member tags are not modelled; use +k8s:unionMember")
+	case "union":
+		if s.parent == nil || !s.typeLevel {
+			g.report1(t, s, "+union belongs on a struct type")
+			return
+		}
+		s.parent.openapiUnion = true
+		pub()
+	case "unionDeprecated":
+		g.report1(t, s, "openapi-gen deprecated union members are not modelled")
 	case "oneOf", "zeroOrOneOf":
 		g.report1(t, s, "documentation marker of a field group; not enforced through the schema")
 	// ---- nested targets

@@ -101,6 +101,12 @@ func (g *gen) unionTag(t *idl.Tag, s *tagSite) {
 			acc.order = append(acc.order, key)
 		}
 	}
+	if t.Name == "unionDiscriminator" && t.Syntax == idl.SyntaxPlain {
+		// openapi-gen's discriminator of a +union struct
+		acc.plainDiscr = s.field.JSONName
+		g.report.published(t.Name)
+		return
+	}
 	m := unionMember{json: s.field.JSONName, goName: s.field.Name, value: s.field.Name}
 	if v, ok := t.Arg("memberName"); ok {
 		m.value = v
@@ -132,6 +138,17 @@ func quoteFields(ms []unionMember) (names []string, quoted string) {
 // k8s.io/apimachinery/pkg/api/validate's messages (union.go, zeroorone.go)
 // and as x-kubernetes-unions.
 func (g *gen) finishUnions(acc *structAcc) {
+	if acc.openapiUnion {
+		// kube-openapi parseUnionStruct: x-kubernetes-unions with every
+		// field but the discriminator as a member, valued by its Go name.
+		u := schema.Union{Discriminator: acc.plainDiscr, Fields: map[string]string{}}
+		for _, f := range acc.fieldNames {
+			if f[0] != acc.plainDiscr {
+				u.Fields[f[0]] = f[1]
+			}
+		}
+		g.unions(acc, u)
+	}
 	for _, key := range acc.order {
 		if zk, ok := strings.CutPrefix(key, "zero:"); ok {
 			ms := acc.zero[zk]
