@@ -62,3 +62,47 @@ func Description(lines []string) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// ControllerGenDescription turns doc comment lines into a description the
+// way controller-tools does for CRDs (pkg/markers/zip.go extractDoc):
+// marker lines ("+...") dropped, lines kept with their line breaks, empty
+// lines as paragraph breaks, one-line TODOs dropped and everything from a
+// "---" line on dropped, outside markdown code fences.
+func ControllerGenDescription(lines []string) string {
+	var kept []string
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "+") {
+			continue
+		}
+		kept = append(kept, strings.TrimRight(l, " \t"))
+	}
+	// CommentGroup.Text: no leading/trailing empty lines, runs of empty
+	// lines reduced to one.
+	var text []string
+	for _, l := range kept {
+		if l == "" && (len(text) == 0 || text[len(text)-1] == "") {
+			continue
+		}
+		text = append(text, l)
+	}
+	for len(text) > 0 && text[len(text)-1] == "" {
+		text = text[:len(text)-1]
+	}
+	var out []string
+	inCode := false
+	for _, l := range text {
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			inCode = !inCode
+		}
+		if !inCode {
+			if strings.HasPrefix(l, "TODO") {
+				continue
+			}
+			if strings.HasPrefix(l, "---") {
+				break
+			}
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}

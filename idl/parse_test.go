@@ -265,3 +265,21 @@ func FuzzParseTag(f *testing.F) {
 		}
 	})
 }
+
+func TestControllerGenDescription(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"A b.", "c d."}, "A b.\nc d."},
+		{[]string{"A.", "", "", "B."}, "A.\n\nB."},
+		{[]string{"", "A.", "+optional", "TODO: x", "B.", ""}, "A.\nB."},
+		{[]string{"A.", "---", "hidden"}, "A."},
+		{[]string{"```", "---", "```", "x"}, "```\n---\n```\nx"},
+	}
+	for _, tt := range tests {
+		if got := ControllerGenDescription(tt.in); got != tt.want {
+			t.Errorf("%q: got %q want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -299,7 +299,7 @@ func (g *gen) def(t *idl.Type) string {
 		return name
 	}
 	if wk := wellKnown(t.ID()); wk != nil {
-		wk.Description = t.Doc
+		wk.Description = g.doc(t.Doc, t.Comments)
 		g.defs[name] = wk
 		return name
 	}
@@ -309,7 +309,7 @@ func (g *gen) def(t *idl.Type) string {
 	g.cur = append(g.cur, name)
 	chain, fields := structOf(t)
 	*p = *g.structSchema(t.ID(), fields, chain)
-	p.Description = t.Doc
+	p.Description = g.doc(t.Doc, t.Comments)
 	g.cur = g.cur[:len(g.cur)-1]
 	return name
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -192,4 +193,64 @@ func TestPackageOptional(t *testing.T) {
 	if d == nil || strings.Join(d.Required, ",") != "b" {
 		t.Errorf("required: %+v", d)
 	}
+}
+
+// TestConditionMatchesControllerGen compares the metav1.Condition schema in
+// the sample CRD with controller-gen's rendering of the same type in a
+// Gateway API CRD of the corpus: identical, descriptions included.
+func TestConditionMatchesControllerGen(t *testing.T) {
+	ref := filepath.Join("..", "..", "..", "shared", "corpus", "gateway-api", "config", "crd", "experimental", "gateway.networking.k8s.io_udproutes.yaml")
+	b, err := os.ReadFile(ref)
+	if err != nil {
+		t.Skip("corpus not present")
+	}
+	var want, got map[string]any
+	if err := yaml.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	crds, _, err := CRDs(loadSample(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb, _ := yaml.Marshal(crds[0])
+	if err := yaml.Unmarshal(gb, &got); err != nil {
+		t.Fatal(err)
+	}
+	w, g := findCondition(want), findCondition(got)
+	if w == nil || g == nil {
+		t.Fatalf("condition schema not found (corpus %v, sample %v)", w != nil, g != nil)
+	}
+	wj, _ := json.MarshalIndent(w, "", " ")
+	gj, _ := json.MarshalIndent(g, "", " ")
+	if string(wj) != string(gj) {
+		t.Errorf("metav1.Condition differs from controller-gen:\nwant %s\ngot  %s", wj, gj)
+	}
+}
+
+// findCondition finds the first object schema with lastTransitionTime and
+// observedGeneration properties (metav1.Condition).
+func findCondition(n any) any {
+	switch n := n.(type) {
+	case map[string]any:
+		if p, ok := n["properties"].(map[string]any); ok && p["lastTransitionTime"] != nil && p["observedGeneration"] != nil {
+			return n
+		}
+		keys := make([]string, 0, len(n))
+		for k := range n {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if r := findCondition(n[k]); r != nil {
+				return r
+			}
+		}
+	case []any:
+		for _, x := range n {
+			if r := findCondition(x); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
 }

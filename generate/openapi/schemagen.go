@@ -230,6 +230,11 @@ func (g *gen) structSchema(owner string, fields []*idl.Field, chain []*idl.Type)
 	}
 	g.finishUnions(acc)
 	g.finishModes(acc)
+	if g.opts.CRD {
+		// controller-gen lists required properties sorted; openapi-gen in
+		// field order.
+		sort.Strings(p.Required)
+	}
 	return p
 }
 
@@ -257,7 +262,7 @@ func (g *gen) fields(acc *structAcc, owner string, fields []*idl.Field) {
 		}
 		acc.fieldNames = append(acc.fieldNames, [2]string{f.JSONName, f.Name})
 		s := g.schemaFor(f.Type, f.Pos)
-		prop := g.use(s, useSite{pos: f.Pos, desc: f.Doc, omitEmpty: f.OmitEmpty || f.OmitZero, tags: f.Tags, parent: acc, field: f, owner: owner})
+		prop := g.use(s, useSite{pos: f.Pos, desc: g.doc(f.Doc, f.Comments), omitEmpty: f.OmitEmpty || f.OmitZero, tags: f.Tags, parent: acc, field: f, owner: owner})
 		if p.Properties == nil {
 			p.Properties = map[string]schema.Props{}
 		}
@@ -266,6 +271,15 @@ func (g *gen) fields(acc *structAcc, owner string, fields []*idl.Field) {
 			p.Required = append(p.Required, f.JSONName)
 		}
 	}
+}
+
+// doc is a description in the generator's convention: openapi-gen's
+// (idl.Description, already in doc) or, for CRDs, controller-gen's.
+func (g *gen) doc(doc string, comments []string) string {
+	if g.opts.CRD {
+		return idl.ControllerGenDescription(comments)
+	}
+	return doc
 }
 
 // required mirrors openapi-gen's isOptional: +optional makes a field
