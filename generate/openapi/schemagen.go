@@ -86,7 +86,7 @@ func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
 		s := g.schemaFor(t.Underlying, pos)
 		s.tags = append(append([]*idl.Tag{}, t.Tags...), s.tags...)
 		for _, tg := range t.Tags {
-			if tg.Name == "enum" && len(tg.Args) == 0 && len(t.Consts) > 0 && s.enum == nil {
+			if tg.Name == "enum" && len(tg.Args) == 0 && len(t.Consts) > 0 && s.enum == nil && g.publishEnum(tg) {
 				s.enum = t
 			}
 		}
@@ -149,7 +149,7 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 		for _, v := range vals {
 			target.Enum = append(target.Enum, schema.JSON{Object: v})
 		}
-		if u.desc != "" && !u.isItem {
+		if u.desc != "" && !u.isItem && !g.opts.CRD {
 			target.Description = u.desc + "\n\nPossible enum values:\n" + strings.Join(lines, "\n")
 		}
 	}
@@ -272,6 +272,12 @@ func (g *gen) fields(acc *structAcc, owner string, fields []*idl.Field) {
 		}
 	}
 }
+
+// publishEnum reports whether a constant-valued enum tag is published.
+// It always is, also in CRDs: controller-gen ignores openapi-gen's +enum,
+// but kdv's tag model gives +enum and +k8s:enum one meaning (CRDs get the
+// values without openapi-gen's "Possible enum values" description).
+func (g *gen) publishEnum(t *idl.Tag) bool { return true }
 
 // doc is a description in the generator's convention: openapi-gen's
 // (idl.Description, already in doc) or, for CRDs, controller-gen's.

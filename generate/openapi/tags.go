@@ -273,6 +273,10 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		s.target.Nullable = t.Value != "false"
 		pub()
 	case "enum":
+		if len(t.Args) == 0 && !g.publishEnum(t) {
+			g.report1(t, s, "CRDs publish +k8s:enum and +kubebuilder:validation:Enum, not openapi-gen's +enum (as controller-gen)")
+			return
+		}
 		if len(t.Args) > 0 {
 			s.target.Enum = nil
 			for _, a := range t.Args {
