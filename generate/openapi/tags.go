@@ -446,6 +446,10 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			g.report1(t, s, "+union belongs on a struct type")
 			return
 		}
+		if g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-unions is not allowed in CRD schemas")
+			return
+		}
 		s.parent.openapiUnion = true
 		pub()
 	case "unionDeprecated":
