@@ -45,6 +45,9 @@ and line.`,
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
+			for _, w := range u.Warnings() {
+				fmt.Fprintln(cmd.ErrOrStderr(), "kdv: warning:", w)
+			}
 			opts := openapi.Options{StandardOnly: standardOnly, CRD: what == "crd"}
 			var rep *openapi.Report
 			if what == "openapi" {

@@ -230,3 +230,22 @@ func TestPruneAndDefault(t *testing.T) {
 		t.Errorf("default: spec = %v", spec)
 	}
 }
+
+// kdv gen crd on the sample API package gives CRDs that kdv check accepts.
+func TestGenCRDPassesCheck(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := kdv(t, "", "gen", "crd", "--out", dir, "../../generate/openapi/testdata/sample/...")
+	if code != exitValid {
+		t.Fatalf("gen: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, "customValidation") {
+		t.Errorf("the generation report does not list the unpublished customValidation tag:\n%s", errOut)
+	}
+	code, out, _ := kdv(t, "", "check", dir)
+	if code != exitValid || !strings.Contains(out, "1 document in 1 file: 1 valid") {
+		t.Errorf("check of the generated CRD: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := kdv(t, "", "gen", "yaml", "./..."); code != exitUsage || !strings.Contains(errOut, "want openapi or crd") {
+		t.Errorf("gen yaml: exit %d %s", code, errOut)
+	}
+}
