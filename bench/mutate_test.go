@@ -248,6 +248,7 @@ func mutations(obj map[string]any, s *structuralschema.Structural) []mutation {
 			{"metadata-generatename", []any{"metadata", "generateName"}, "Bad_Prefix-"},
 			{"metadata-unknown", []any{"metadata", "kdvUnknown"}, "x"},
 			{"metadata-malformed", []any{"metadata", "labels"}, "not-a-map"},
+			{"metadata-malformed", []any{"metadata", "namespace"}, []any{}},
 			{"metadata-null", []any{"metadata", "labels"}, nil},
 			{"kind", []any{"kind"}, "Other"},
 		} {

@@ -65,6 +65,21 @@ var knownObjectDifferences = []knownDifference{
 		},
 	},
 	{
+		Class:  "malformed-namespace",
+		Reason: "GAP: kdv.dev/resource gives the default namespace before decoding, overwriting a non-string metadata.namespace the apiserver fails to decode (it sets the request namespace after decoding)",
+		Gap:    true,
+		Match: func(d *disagreement) bool {
+			malformed := func(obj map[string]any) bool {
+				md, _ := obj["metadata"].(map[string]any)
+				ns, has := md["namespace"]
+				_, isString := ns.(string)
+				return has && ns != nil && !isString
+			}
+			return (malformed(d.Case.Obj) && d.Ref.DecodeErr != "" && d.KDV.DecodeErr == "") ||
+				(d.Case.Old != nil && malformed(d.Case.Old))
+		},
+	},
+	{
 		Class:  "scale-subresource",
 		Reason: "GAP: kdv.dev/resource does not run the strategy's ValidateScaleSpec/ValidateScaleStatus (errors on \".spec.replicas\"-style paths of the scale subresource's replicas paths)",
 		Gap:    true,
@@ -105,6 +120,13 @@ func diffErrors(ref, kdv []string) (extra, missing []string) {
 	return extra, missing
 }
 
+// nondeterministicOrder is the class compareCase gives to differences in
+// error order only, when the apiserver's own order varies between runs.
+var nondeterministicOrder = knownDifference{
+	Class:  "nondeterministic-order",
+	Reason: "same errors; the apiserver's order varies from run to run (kube-openapi ranges over the properties map) and never matched kdv's in 20 runs",
+}
+
 // perKindSample bounds the mutations of each kind per example, so the
 // whole differential test stays fast on two cores.
 const perKindSample = 3
@@ -131,6 +153,40 @@ func objectCases(c *corpus) (cases []objCase, nMut int) {
 	return cases, nMut
 }
 
+// compareCase runs one case on both sides; nil when they agree.
+//
+// kube-openapi validates an object's properties by ranging over a Go map,
+// so when several properties are invalid the apiserver's error order
+// differs from run to run. When the two sides differ only in order, the
+// reference is run again: kdv agrees if the apiserver ever produces kdv's
+// order; if the apiserver's order varies but never matched, the
+// disagreement is classed "nondeterministic-order".
+func compareCase(c objCase) *disagreement {
+	ref := refVerdict(c.Kind, c.Obj, c.Old)
+	kdv := kdvVerdict(c.Kind, c.Obj, c.Old)
+	if ref.equal(kdv) {
+		return nil
+	}
+	d := &disagreement{Case: c, Ref: ref, KDV: kdv}
+	if extra, missing := diffErrors(ref.Errors, kdv.Errors); len(extra) > 0 || len(missing) > 0 || ref.DecodeErr != kdv.DecodeErr || !equalStrings(ref.Unknown, kdv.Unknown) {
+		return d
+	}
+	varies := false
+	for range 20 {
+		again := refVerdict(c.Kind, c.Obj, c.Old)
+		if again.equal(kdv) {
+			return nil
+		}
+		if !again.equal(ref) {
+			varies = true
+		}
+	}
+	if varies {
+		d.Class = "nondeterministic-order"
+	}
+	return d
+}
+
 // compareCases runs every case on both sides in parallel and returns the
 // disagreements in case order.
 func compareCases(cases []objCase) []disagreement {
@@ -142,12 +198,7 @@ func compareCases(cases []objCase) []disagreement {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				c := cases[i]
-				ref := refVerdict(c.Kind, c.Obj, c.Old)
-				kdv := kdvVerdict(c.Kind, c.Obj, c.Old)
-				if !ref.equal(kdv) {
-					out[i] = &disagreement{Case: c, Ref: ref, KDV: kdv}
-				}
+				out[i] = compareCase(cases[i])
 			}
 		}()
 	}
@@ -184,6 +235,10 @@ func reportDisagreements(t *testing.T, what string, nObjects, nMut, nCases int, 
 	var bad []disagreement
 	for i := range ds {
 		d := &ds[i]
+		if d.Class != "" {
+			classes[d.Class]++
+			continue
+		}
 		for _, k := range known {
 			if k.Match(d) {
 				d.Class = k.Class
@@ -198,7 +253,7 @@ func reportDisagreements(t *testing.T, what string, nObjects, nMut, nCases int, 
 	}
 	t.Logf("%s: %d objects, %d mutations, %d cases, %d agree, %d allow-listed, %d disagree",
 		what, nObjects, nMut, nCases, nCases-len(ds), len(ds)-len(bad), len(bad))
-	for _, k := range known {
+	for _, k := range append([]knownDifference{nondeterministicOrder}, known...) {
 		if classes[k.Class] > 0 {
 			t.Logf("allow-listed %-20s %5d  %s", k.Class, classes[k.Class], k.Reason)
 		}
