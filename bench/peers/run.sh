@@ -107,10 +107,36 @@ mkdir -p "$WORK/kc-schemas"
 (cd "$WORK/kc-schemas" && DENY_ROOT_ADDITIONAL_PROPERTIES=1 python3 "$KC_DIR/scripts/openapi2jsonschema.py" "$CRDS"/*.yaml >/dev/null)
 KC_LOC="$WORK/kc-schemas/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json"
 
+# Diagnostic: the same CRDs without their x-kubernetes-validations (CEL
+# rules), to show what CEL costs kdv; kubeconform ignores those rules.
+mkdir -p "$WORK/crds-nocel"
+python3 - "$CRDS" "$WORK/crds-nocel" <<'EOF'
+import glob, os, sys, yaml
+yaml.SafeLoader.add_constructor("tag:yaml.org,2002:value", lambda l, n: l.construct_scalar(n))
+def strip(x):
+    if isinstance(x, dict):
+        x.pop("x-kubernetes-validations", None)
+        for v in x.values():
+            strip(v)
+    elif isinstance(x, list):
+        for v in x:
+            strip(v)
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.yaml"))):
+    docs = [d for d in yaml.safe_load_all(open(f)) if d is not None]
+    if not any(isinstance(d, dict) and d.get("kind") == "CustomResourceDefinition" for d in docs):
+        continue
+    for d in docs:
+        strip(d)
+    with open(os.path.join(sys.argv[2], os.path.basename(f)), "w") as out:
+        yaml.safe_dump_all(docs, out)
+EOF
+
 # The exact commands (INPUT is replaced per input).
 CMD_KDV="$KDV validate -j $JOBS --crds $CRDS INPUT"
 CMD_KC="$KC -strict -summary -n $JOBS -schema-location '$KC_LOC' INPUT"
 CMD_KV="$KV --version $KV_KUBERNETES_VERSION --local-crds $CRDS INPUT"
+CMD_KDV_NOCEL="$KDV validate -j $JOBS --crds $WORK/crds-nocel INPUT"
+NOCEL="kdv, CEL rules removed (diagnostic)"
 cmd_for() { local c=$1 in=$2; printf '%s' "${c//INPUT/$in}"; }
 
 # ---------------------------------------------------------------- same work?
@@ -128,6 +154,11 @@ verdict() { # input-label input-path tool
   case $tool in
   kdv)
     eval "$(cmd_for "$CMD_KDV" "$in")" >"$out" 2>&1 || rc=$?
+    summary=$(tail -n 1 "$out")
+    ;;
+  kdv-nocel)
+    tool=$NOCEL
+    eval "$(cmd_for "$CMD_KDV_NOCEL" "$in")" >"$out" 2>&1 || rc=$?
     summary=$(tail -n 1 "$out")
     ;;
   kubeconform)
@@ -157,7 +188,7 @@ EOF
     log "$tool on $label exited $rc:"; head -n 20 "$out" >&2
   fi
 }
-for t in kdv kubeconform; do
+for t in kdv kubeconform kdv-nocel; do
   verdict "(a) 10,000 docs, 1 file" "$A" $t
   verdict "(b) 1,000 files x 10 docs" "$B" $t
 done
@@ -285,7 +316,8 @@ EOF
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 log "timing (a) 10,000 documents in one file"
-timeit "$WORK/t-a.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$A")" kubeconform "$(cmd_for "$CMD_KC" "$A")"
+timeit "$WORK/t-a.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$A")" kubeconform "$(cmd_for "$CMD_KC" "$A")" \
+  "$NOCEL" "$(cmd_for "$CMD_KDV_NOCEL" "$A")"
 log "timing (b) 1,000 files of 10 documents"
 timeit "$WORK/t-b.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$B")" kubeconform "$(cmd_for "$CMD_KC" "$B")"
 if [ "$KV_FULL" = 1 ]; then
@@ -331,7 +363,8 @@ EOF
 # ---------------------------------------------------------------- profile
 log "profiling kdv on (a)"
 PROF=$WORK/kdv-a.pprof
-(cd "$WORK" && "$BIN/profile" -crds "$CRDS" -j "$JOBS" -cpuprofile "$PROF" "$A") >"$WORK/phases.txt"
+(cd "$WORK" && "$BIN/profile" -crds "$CRDS" -j "$JOBS" -cpuprofile "$PROF" "$A") | sed 's/^/(a), profiled: /' >"$WORK/phases.txt"
+(cd "$WORK" && "$BIN/profile" -crds "$CRDS" -j "$JOBS" "$B") | sed 's/^/(b): /' >>"$WORK/phases.txt"
 (cd "$ROOT/bench" && go tool pprof -top -nodecount=25 "$BIN/profile" "$PROF" 2>/dev/null) | sed -n '/^Duration/,$p' >"$WORK/flat.txt"
 (cd "$ROOT/bench" && go tool pprof -top -cum -nodecount=45 "$BIN/profile" "$PROF" 2>/dev/null) | sed -n '/^ *flat/,$p' >"$WORK/cum.txt"
 # CPU per area: all samples whose stack contains a matching function
@@ -384,6 +417,8 @@ GEN=$WORK/generated.md
   echo "${CMD_KDV//$ROOT\//}"
   echo "${CMD_KC//$ROOT\//}" | sed "s#$WORK#\$WORK#g"
   echo "${CMD_KV//$ROOT\//}"
+  echo "# diagnostic row: the CRDs with every x-kubernetes-validations removed"
+  echo "${CMD_KDV_NOCEL//$ROOT\//}" | sed "s#$WORK#\$WORK#g"
   echo '```'
   echo
   echo "### Timing"
@@ -400,7 +435,7 @@ GEN=$WORK/generated.md
   echo
   echo "### Where kdv's time goes: CPU profile of input (a)"
   echo
-  echo "\`bench/peers/bin/profile -crds ... -j $JOBS -cpuprofile kdv-a.pprof one-file.yaml\` (the CLI's library calls; wall time per phase):"
+  echo "\`bench/peers/bin/profile -crds ... -j $JOBS -cpuprofile kdv-a.pprof one-file.yaml\` (the CLI's library calls; wall time per phase, and the same without the profiler on (b)):"
   echo
   echo '```'
   cat "$WORK/phases.txt"
