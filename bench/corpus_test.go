@@ -315,7 +315,8 @@ func refVerdict(kp *kindPair, obj, old map[string]any) verdict {
 		return v
 	}
 	for _, u := range unknown {
-		v.Unknown = append(v.Unknown, fmt.Sprintf("unknown field %q", u))
+		// As schemaCoercingDecoder.Decode renders them (%s, not %q).
+		v.Unknown = append(v.Unknown, fmt.Sprintf(`unknown field "%s"`, u))
 	}
 	if old != nil {
 		old = runtime.DeepCopyJSON(old)
@@ -345,7 +346,7 @@ func kdvVerdict(kp *kindPair, obj, old map[string]any) verdict {
 		// pruning.Apply returns the apiserver's strict-decoding messages;
 		// resource documents bare paths. Compare the rendered message.
 		if !strings.HasPrefix(u, "unknown field ") {
-			u = fmt.Sprintf("unknown field %q", u)
+			u = fmt.Sprintf(`unknown field "%s"`, u)
 		}
 		v.Unknown = append(v.Unknown, u)
 	}
