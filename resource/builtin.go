@@ -28,7 +28,10 @@ func UseBuiltin(reg *Registry, minor int) error {
 		if err != nil {
 			return Schema{}, false, err
 		}
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Source: source}, true, nil
+		// Built-in strategies reset status on create and keep the old one
+		// on update for kinds with a status.
+		_, hasStatus := s.Properties["status"]
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, StatusSubresource: hasStatus, Source: source}, true, nil
 	})
 	return nil
 }

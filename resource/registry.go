@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	kdvschema "kdv.dev/schema"
+	"kdv.dev/validation"
 )
 
 // Registry resolves a group/version/kind to a compiled Validator. Schemas
@@ -71,6 +72,8 @@ func (r *Registry) AddCRD(crd *kdvschema.CRD, source string) error {
 		add = append(add, Schema{
 			GVK:                   schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind},
 			Structural:            s,
+			StatusSubresource:     v.Subresources != nil && v.Subresources.Status != nil,
+			Scale:                 scaleOf(v.Subresources),
 			Namespaced:            crd.Spec.Scope != "Cluster",
 			PreserveUnknownFields: crd.Spec.PreserveUnknownFields,
 			Source:                fmt.Sprintf("CustomResourceDefinition %s in %s", crd.Metadata.Name, source),
@@ -167,4 +170,20 @@ func (r *Registry) Validator(gvk schema.GroupVersionKind) (*Validator, error) {
 	r.mu.Unlock()
 	e.once.Do(func() { e.v, e.err = Compile(e.schema, r.opts) })
 	return e.v, e.err
+}
+
+// scaleOf reads a version's scale subresource (specReplicasPath,
+// statusReplicasPath, labelSelectorPath).
+func scaleOf(sub *kdvschema.CRDSubresources) *validation.Scale {
+	if sub == nil || sub.Scale == nil {
+		return nil
+	}
+	m := *sub.Scale
+	sc := &validation.Scale{}
+	sc.SpecReplicasPath, _ = m["specReplicasPath"].(string)
+	sc.StatusReplicasPath, _ = m["statusReplicasPath"].(string)
+	if sel, ok := m["labelSelectorPath"].(string); ok {
+		sc.LabelSelectorPath = &sel
+	}
+	return sc
 }

@@ -183,3 +183,32 @@ func TestBuiltInNoSkippedRulesNote(t *testing.T) {
 		t.Errorf("errors: %v", out.Errors)
 	}
 }
+
+// With a status subresource, a create cannot set status (the apiserver
+// drops it before validating) and an update keeps the old status.
+func TestStatusSubresource(t *testing.T) {
+	reg := widgetRegistry(t)
+	v, err := reg.Validator(schema.GroupVersionKind{Group: "example.kdv.dev", Version: "v1", Kind: "Widget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := map[string]any{
+		"apiVersion": "example.kdv.dev/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w"},
+		"spec":     map[string]any{"size": "small"},
+		"status":   "not an object",
+	}
+	if out := v.Validate(context.Background(), obj, nil); out.Invalid() {
+		t.Errorf("create: %v %v", out.UnknownFields, out.Errors)
+	}
+	old := map[string]any{
+		"apiVersion": "example.kdv.dev/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w"},
+		"spec":     map[string]any{"size": "small"},
+		"status":   map[string]any{"ready": true},
+	}
+	out := v.Validate(context.Background(), obj, old)
+	if out.Invalid() || out.Object["status"].(map[string]any)["ready"] != true {
+		t.Errorf("update: %v %v, status %v", out.UnknownFields, out.Errors, out.Object["status"])
+	}
+}

@@ -24,6 +24,11 @@ type Schema struct {
 	// PreserveUnknownFields is a CRD's spec.preserveUnknownFields: no
 	// pruning, no unknown-field errors.
 	PreserveUnknownFields bool
+	// StatusSubresource says the kind has a /status subresource: creates
+	// and updates of the main resource cannot set status.
+	StatusSubresource bool
+	// Scale is a CRD version's scale subresource, nil without one.
+	Scale *validation.Scale
 	// BuiltIn marks the embedded schema of a built-in kind (see
 	// validation.Options.BuiltIn).
 	BuiltIn bool
@@ -91,6 +96,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		Namespaced:            &ns,
 		IgnoreResourceVersion: true,
 		BuiltIn:               s.BuiltIn,
+		Scale:                 s.Scale,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
@@ -129,8 +135,28 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outco
 			oldObj = old
 		}
 	}
+	if v.schema.StatusSubresource {
+		prepareStatus(obj, old)
+	}
 	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
 	return out
+}
+
+// prepareStatus does what the apiserver's PrepareForCreate and
+// PrepareForUpdate do to a resource with a status subresource before
+// validating it: a create cannot set status, and an update keeps the old
+// one (k8s.io/apiextensions-apiserver pkg/registry/customresource
+// strategy.go; built-in strategies reset status likewise).
+func prepareStatus(obj, old map[string]any) {
+	if old == nil {
+		delete(obj, "status")
+		return
+	}
+	if st, ok := old["status"]; ok {
+		obj["status"] = st
+	} else {
+		delete(obj, "status")
+	}
 }
 
 // decode applies, in place, what the apiserver does to a request body
