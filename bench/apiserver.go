@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/endpoints/request"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -40,11 +41,17 @@ type APIServer struct {
 	}
 }
 
-// ParseV1CRD decodes a v1 CRD document and converts it to the internal
-// version the apiserver validates.
+// ParseV1CRD decodes a v1 CRD document (YAML or JSON) and converts it to
+// the internal version the apiserver validates. Like the apiserver's JSON
+// serializer it matches field names case-sensitively (sigs.k8s.io/json), so
+// "tYpe" is an unknown field, not "type".
 func ParseV1CRD(doc []byte) (*apiextensions.CustomResourceDefinition, error) {
 	var v1 apiextensionsv1.CustomResourceDefinition
-	if err := yaml.Unmarshal(doc, &v1); err != nil {
+	j, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(j, &v1); err != nil {
 		return nil, err
 	}
 	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&v1)
