@@ -91,6 +91,9 @@ log "generating inputs"
   -exclude Gateway/gateway-addresses >"$WORK/geninput.txt"
 "$BIN/geninput" -seeds "$EXAMPLES" -out "$WORK/small" -docs 1000 -files 100 -per-file 10 \
   -exclude Gateway/gateway-addresses >/dev/null
+"$BIN/geninput" -seeds "$EXAMPLES" -out "$WORK/one" -docs 1 -files 1 -per-file 1 \
+  -exclude Gateway/gateway-addresses >/dev/null
+ONE=$WORK/one/one-file.yaml
 A=$WORK/full/one-file.yaml
 B=$WORK/full/many-files
 A1K=$WORK/small/one-file.yaml
@@ -193,6 +196,7 @@ for t in kdv kubeconform kdv-nocel; do
   verdict "(b) 1,000 files x 10 docs" "$B" $t
 done
 for t in kdv kubeconform kubectl-validate; do
+  verdict "(1) 1 doc" "$ONE" $t
   verdict "(a1k) 1,000 docs, 1 file" "$A1K" $t
   verdict "(b1k) 100 files x 10 docs" "$B1K" $t
 done
@@ -325,6 +329,9 @@ if [ "$KV_FULL" = 1 ]; then
   timeit "$WORK/t-a-kv.json" "$KV_RUNS" 0 kubectl-validate "$(cmd_for "$CMD_KV" "$A")"
   timeit "$WORK/t-b-kv.json" "$KV_RUNS" 0 kubectl-validate "$(cmd_for "$CMD_KV" "$B")"
 fi
+log "timing (1) one document: start-up cost"
+timeit "$WORK/t-one.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$ONE")" kubeconform "$(cmd_for "$CMD_KC" "$ONE")" \
+  kubectl-validate "$(cmd_for "$CMD_KV" "$ONE")"
 log "timing (a1k) 1,000 documents in one file"
 timeit "$WORK/t-a1k.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$A1K")" kubeconform "$(cmd_for "$CMD_KC" "$A1K")"
 timeit "$WORK/t-a1k-kv.json" "$KV_RUNS" 0 kubectl-validate "$(cmd_for "$CMD_KV" "$A1K")"
@@ -340,7 +347,8 @@ w = sys.argv[1]
 groups = [("(a) 10,000 docs, 1 file", 10000, ["t-a.json", "t-a-kv.json"]),
           ("(b) 1,000 files x 10 docs", 10000, ["t-b.json", "t-b-kv.json"]),
           ("(a1k) 1,000 docs, 1 file", 1000, ["t-a1k.json", "t-a1k-kv.json"]),
-          ("(b1k) 100 files x 10 docs", 1000, ["t-b1k.json", "t-b1k-kv.json"])]
+          ("(b1k) 100 files x 10 docs", 1000, ["t-b1k.json", "t-b1k-kv.json"]),
+          ("(1) 1 doc: start-up", 1, ["t-one.json"])]
 print("| input | tool | runs | wall mean ± σ [s] | min … max [s] | CPU user+sys [s] | docs/s (wall) | wall vs kdv |")
 print("|---|---|---|---|---|---|---|---|")
 for label, docs, files in groups:
@@ -388,6 +396,8 @@ area() { # label regex
   area "↳ value validation incl. CEL (kdv.dev/validation)" 'kdv\.dev/validation\.'
   area "↳ CEL rules (kdv.dev/cel)" 'kdv\.dev/cel\.'
   area "↳↳ of which CEL runtime cost tracking" 'interpreter\.\(\*costTrackerFactory\)|interpreter\.\(\*CostTracker\)'
+  area "↳↳ of which property-name unescaping (apiserver cel.Unescape)" 'k8s\.io/apiserver/pkg/cel\.Unescape'
+  area "built-in kind list (kdv.dev/builtin)" 'kdv\.dev/builtin\.'
   area "allocation (runtime.mallocgc)" 'runtime\.mallocgc$'
   area "garbage collector (background marking)" 'runtime\.gcBgMarkWorker'
 } >"$WORK/areas.md"
