@@ -3,6 +3,7 @@ package resource
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -14,12 +15,23 @@ import (
 // kinds of Kubernetes 1.<minor> (0: the newest embedded). It fails for a
 // version kdv does not embed, naming those it does.
 func UseBuiltin(reg *Registry, minor int) error {
-	kinds, minor, err := builtinKinds(minor)
+	minor, err := builtinMinor(minor)
 	if err != nil {
 		return err
 	}
 	source := fmt.Sprintf("built-in schemas of Kubernetes 1.%d", minor)
+	// The kind list is decoded on first use, so runs without built-in
+	// kinds do not pay for it.
+	var (
+		once  sync.Once
+		kinds map[schema.GroupVersionKind]bool
+		kerr  error
+	)
 	reg.SetFallback(func(gvk schema.GroupVersionKind) (Schema, bool, error) {
+		once.Do(func() { kinds, _, kerr = builtinKinds(minor) })
+		if kerr != nil {
+			return Schema{}, false, kerr
+		}
 		namespaced, ok := kinds[gvk]
 		if !ok {
 			return Schema{}, false, nil
@@ -34,6 +46,26 @@ func UseBuiltin(reg *Registry, minor int) error {
 		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, StatusSubresource: hasStatus, Source: source}, true, nil
 	})
 	return nil
+}
+
+// builtinMinor resolves 0 to the newest embedded version and fails for a
+// version kdv does not embed, naming those it does.
+func builtinMinor(minor int) (int, error) {
+	versions := builtin.Versions()
+	if len(versions) == 0 {
+		return 0, fmt.Errorf("kdv was built without built-in schemas")
+	}
+	if minor == 0 {
+		return versions[len(versions)-1], nil
+	}
+	var have []string
+	for _, v := range versions {
+		if v == minor {
+			return minor, nil
+		}
+		have = append(have, fmt.Sprintf("1.%d", v))
+	}
+	return 0, fmt.Errorf("no built-in schemas for Kubernetes 1.%d; kdv embeds %s", minor, strings.Join(have, ", "))
 }
 
 // BuiltinScope reports whether a built-in kind of Kubernetes 1.<minor> is
@@ -53,20 +85,13 @@ func BuiltinScope(minor int) func(schema.GroupVersionKind) bool {
 }
 
 func builtinKinds(minor int) (map[schema.GroupVersionKind]bool, int, error) {
-	versions := builtin.Versions()
-	if len(versions) == 0 {
-		return nil, 0, fmt.Errorf("kdv was built without built-in schemas")
-	}
-	if minor == 0 {
-		minor = versions[len(versions)-1]
+	minor, err := builtinMinor(minor)
+	if err != nil {
+		return nil, 0, err
 	}
 	list, err := builtin.Kinds(minor)
 	if err != nil {
-		var have []string
-		for _, v := range versions {
-			have = append(have, fmt.Sprintf("1.%d", v))
-		}
-		return nil, 0, fmt.Errorf("no built-in schemas for Kubernetes 1.%d; kdv embeds %s", minor, strings.Join(have, ", "))
+		return nil, 0, err
 	}
 	kinds := make(map[schema.GroupVersionKind]bool, len(list))
 	for _, k := range list {
