@@ -249,3 +249,23 @@ func TestGenCRDPassesCheck(t *testing.T) {
 		t.Errorf("gen yaml: exit %d %s", code, errOut)
 	}
 }
+
+// Built-in schemas carry k8s.io/api's validation-gen tags as CEL rules with
+// validation-gen's messages: +k8s:immutable, +k8s:update=NoSet and a
+// +k8s:unionMember union on scheduling.k8s.io/v1beta1 PodGroup
+// (apimachinery pkg/api/validate immutable.go, update.go, union.go).
+func TestValidateBuiltInTransitionsAndUnions(t *testing.T) {
+	code, out, _ := kdv(t, "", "validate", "--old", "testdata/podgroup-old.yaml", "testdata/podgroup-new.yaml")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out,
+		"podgroup-new.yaml:6: scheduling.k8s.io/PodGroup default/pg: spec.schedulingPolicy.basic: Invalid value: field is immutable",
+		"podgroup-new.yaml:7: scheduling.k8s.io/PodGroup default/pg: spec.schedulingPolicy.gang: Invalid value: field cannot be set once created",
+		"podgroup-new.yaml:15: scheduling.k8s.io/PodGroup default/both: spec.schedulingPolicy: Invalid value: must specify exactly one of: `basic`, `gang`")
+	// As creates, the policy change is fine; the union is not.
+	_, out, _ = kdv(t, "", "validate", "testdata/podgroup-new.yaml")
+	if strings.Contains(out, "immutable") || !strings.Contains(out, "must specify exactly one of") {
+		t.Errorf("as creates:\n%s", out)
+	}
+}
