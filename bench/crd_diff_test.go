@@ -105,7 +105,7 @@ func crdDisagreement(obj map[string]any, ref, kdv verdict) *disagreement {
 		return d
 	}
 	varies := false
-	for range 20 {
+	for range 200 {
 		again, _ := crdVerdicts(obj)
 		if again.equal(kdv) {
 			return nil

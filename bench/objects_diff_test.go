@@ -124,7 +124,7 @@ func diffErrors(ref, kdv []string) (extra, missing []string) {
 // error order only, when the apiserver's own order varies between runs.
 var nondeterministicOrder = knownDifference{
 	Class:  "nondeterministic-order",
-	Reason: "same errors; the apiserver's order varies from run to run (kube-openapi ranges over the properties map) and never matched kdv's in 20 runs",
+	Reason: "same errors; the apiserver's order varies from run to run (kube-openapi ranges over the properties map) and never matched kdv's in 200 runs",
 }
 
 // perKindSample bounds the mutations of each kind per example, so the
@@ -172,7 +172,7 @@ func compareCase(c objCase) *disagreement {
 		return d
 	}
 	varies := false
-	for range 20 {
+	for range 200 {
 		again := refVerdict(c.Kind, c.Obj, c.Old)
 		if again.equal(kdv) {
 			return nil
