@@ -212,3 +212,21 @@ func TestStatusSubresource(t *testing.T) {
 		t.Errorf("update: %v %v, status %v", out.UnknownFields, out.Errors, out.Object["status"])
 	}
 }
+
+// A malformed namespace is a decode error, as in the apiserver, not
+// replaced by the default namespace.
+func TestMalformedNamespace(t *testing.T) {
+	reg := widgetRegistry(t)
+	v, err := reg.Validator(schema.GroupVersionKind{Group: "example.kdv.dev", Version: "v1", Kind: "Widget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Validate(context.Background(), map[string]any{
+		"apiVersion": "example.kdv.dev/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w", "namespace": []any{}},
+		"spec":     map[string]any{"size": "small"},
+	}, nil)
+	if out.DecodeErr == nil {
+		t.Errorf("no decode error: %+v", out)
+	}
+}

@@ -170,10 +170,10 @@ func (v *Validator) decode(obj map[string]any) ([]string, error) {
 			obj["metadata"] = md
 			ok = true
 		}
-		if ok {
-			if ns, _ := md["namespace"].(string); ns == "" {
-				md["namespace"] = v.namespace
-			}
+		// Only a missing or empty namespace is the client's to fill; a
+		// malformed one is left for decoding to reject.
+		if ns, present := md["namespace"]; ok && (!present || ns == nil || ns == "") {
+			md["namespace"] = v.namespace
 		}
 	}
 	unknown, err := pruning.Apply(obj, v.schema.Structural, pruning.ApplyOptions{

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	sigsjson "sigs.k8s.io/json"
 
 	"sigs.k8s.io/yaml"
 )
@@ -108,7 +109,8 @@ func ParseCRD(doc []byte) (*CRD, error) {
 		return nil, fmt.Errorf("unsupported CustomResourceDefinition apiVersion %q, want apiextensions.k8s.io/v1", head.APIVersion)
 	}
 	var c CRD
-	if err := json.Unmarshal(j, &c); err != nil {
+	// Case-sensitive field names, as the apiserver's decoder.
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(j, &c); err != nil {
 		return nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
 	if generic, err := decodeGeneric(j); err == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	sigsjson "sigs.k8s.io/json"
 	"strconv"
 )
 
@@ -286,7 +287,14 @@ func viaJSON(x any, path string, out any) error {
 	if err != nil {
 		return &decodeError{path: path, msg: err.Error()}
 	}
-	if err := json.Unmarshal(b, out); err != nil {
+	// Field names match case-sensitively, as in the apiserver's decoder
+	// (encoding/json would take "messAge" for "message").
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(b, out); err != nil {
+		// encoding/json's error types say which field failed; on this
+		// error path, ask it for the description.
+		if jerr := json.Unmarshal(b, out); jerr != nil {
+			err = jerr
+		}
 		return &decodeError{path: path, msg: describeDecodeError(err).Error()}
 	}
 	return nil
