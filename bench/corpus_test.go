@@ -178,17 +178,13 @@ func (c *corpus) kind(crd *corpusCRD, gvk k8sschema.GroupVersionKind) (*kindPair
 	if err != nil {
 		return nil, err
 	}
-	s, err := v.Structural()
-	if err != nil {
+	// The CLI's path: a registry fed the CRD (scope, subresources,
+	// preserveUnknownFields come from it).
+	reg := resource.NewRegistry(resource.Options{})
+	if err := reg.AddCRD(crd.KDV, crd.File); err != nil {
 		return nil, err
 	}
-	kv, err := resource.Compile(resource.Schema{
-		GVK:                   gvk,
-		Structural:            s,
-		Namespaced:            crd.KDV.Spec.Scope == "Namespaced",
-		PreserveUnknownFields: crd.KDV.Spec.PreserveUnknownFields,
-		Source:                crd.File,
-	}, resource.Options{})
+	kv, err := reg.Validator(gvk)
 	if err != nil {
 		return nil, err
 	}

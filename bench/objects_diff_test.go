@@ -47,55 +47,6 @@ var knownObjectDifferences = []knownDifference{
 			return d.Case.Mutation == "kind" && len(d.Ref.Errors) > 0 && len(d.KDV.Errors) > 0 && d.Ref.Errors[0] == d.KDV.Errors[0] && strings.HasPrefix(d.Ref.Errors[0], "kind: ")
 		},
 	},
-	{
-		Class:  "status-subresource",
-		Reason: "GAP: kdv.dev/resource validates the status a request carries; with the status subresource enabled the apiserver drops it on create and restores the old one on update (strategy PrepareForCreate/PrepareForUpdate)",
-		Gap:    true,
-		Match: func(d *disagreement) bool {
-			extra, missing := diffErrors(d.Ref.Errors, d.KDV.Errors)
-			if d.Case.Mutation != "status" || len(extra) > 0 || !equalStrings(d.Ref.Unknown, d.KDV.Unknown) {
-				return false
-			}
-			for _, e := range missing {
-				if !strings.HasPrefix(e, "status") && !strings.Contains(e, "some validation rules were not checked") {
-					return false
-				}
-			}
-			return true
-		},
-	},
-	{
-		Class:  "malformed-namespace",
-		Reason: "GAP: kdv.dev/resource gives the default namespace before decoding, overwriting a non-string metadata.namespace the apiserver fails to decode (it sets the request namespace after decoding)",
-		Gap:    true,
-		Match: func(d *disagreement) bool {
-			malformed := func(obj map[string]any) bool {
-				md, _ := obj["metadata"].(map[string]any)
-				ns, has := md["namespace"]
-				_, isString := ns.(string)
-				return has && ns != nil && !isString
-			}
-			return (malformed(d.Case.Obj) && d.Ref.DecodeErr != "" && d.KDV.DecodeErr == "") ||
-				(d.Case.Old != nil && malformed(d.Case.Old))
-		},
-	},
-	{
-		Class:  "scale-subresource",
-		Reason: "GAP: kdv.dev/resource does not run the strategy's ValidateScaleSpec/ValidateScaleStatus (errors on \".spec.replicas\"-style paths of the scale subresource's replicas paths)",
-		Gap:    true,
-		Match: func(d *disagreement) bool {
-			extra, missing := diffErrors(d.Ref.Errors, d.KDV.Errors)
-			if len(missing) > 0 || len(extra) == 0 || !equalStrings(d.Ref.Unknown, d.KDV.Unknown) {
-				return false
-			}
-			for _, e := range extra {
-				if !strings.HasPrefix(e, ".") {
-					return false
-				}
-			}
-			return true
-		},
-	},
 }
 
 // diffErrors returns the errors only the apiserver reports (extra) and
