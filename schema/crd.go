@@ -93,6 +93,18 @@ func ParseCRD(doc []byte) (*CRD, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := parseCRDJSON(j)
+	if err != nil {
+		return nil, err
+	}
+	if generic, err := decodeGeneric(j); err == nil {
+		c.unknown, c.parsed = unknownCRDFields(generic), true
+	}
+	return c, nil
+}
+
+// parseCRDJSON decodes a CRD from JSON after checking its apiVersion and kind.
+func parseCRDJSON(j []byte) (*CRD, error) {
 	var head struct {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
@@ -113,19 +125,23 @@ func ParseCRD(doc []byte) (*CRD, error) {
 	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(j, &c); err != nil {
 		return nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
-	if generic, err := decodeGeneric(j); err == nil {
-		c.unknown, c.parsed = unknownCRDFields(generic), true
-	}
 	return &c, nil
 }
 
-// ParseCRDObject decodes a CRD already decoded to unstructured form.
+// ParseCRDObject decodes a CRD already decoded to unstructured form
+// (map[string]any as manifest produces), with the same checks and
+// unknown-field warnings as ParseCRD; the object is not parsed as YAML again.
 func ParseCRDObject(obj map[string]any) (*CRD, error) {
 	j, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
-	return ParseCRD(j)
+	c, err := parseCRDJSON(j)
+	if err != nil {
+		return nil, err
+	}
+	c.unknown, c.parsed = unknownCRDFields(obj), true
+	return c, nil
 }
 
 // Version returns the spec.versions entry with the given name, or nil.
