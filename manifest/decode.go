@@ -49,7 +49,7 @@ func duplicates(errs []string, c chunk, pos *positions) *decodeError {
 // sigs.k8s.io/yaml.YAMLToJSONStrict (go-yaml v2, duplicate keys rejected), then JSON into
 // interface{} with ints preserved (k8s.io/apimachinery/pkg/util/json.Unmarshal).
 func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
-	if maxExpanded > 0 && bytes.IndexByte(c.raw, '&') >= 0 && bytes.IndexByte(c.raw, '*') >= 0 {
+	if maxExpanded > 0 && bytes.IndexByte(c.raw, '*') >= 0 && mayHaveAnchor(c.raw) {
 		if root := pos.node(); root != nil {
 			s := sizer{limit: maxExpanded, memo: map[*yamlv3.Node]int{}}
 			if n := s.size(root); n > maxExpanded {
@@ -72,6 +72,44 @@ func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
 		return nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	return v, nil
+}
+
+// mayHaveAnchor reports whether raw may define a YAML anchor, so that the alias expansion
+// bound (a second parse, with go-yaml v3) runs only then. It looks for an '&' where a node
+// can start: at the start of the text or after a space, tab, line break, '[', '{', ',' or
+// ':' (which covers line starts after indentation, "- &a", "? &a", "k: &a", "!tag &a" and
+// flow collections), followed by a character of go-yaml v2's anchor names ([0-9A-Za-z_-],
+// its is_alpha; an anchor without one is a syntax error, so nothing is expanded). It has no
+// false negatives: go-yaml only scans an anchor at a token start, which is always one of
+// those positions; '&' inside a plain or quoted scalar ("A &B") may be a false positive,
+// which only costs time, while "A & B" and CEL's "a && b" are not.
+func mayHaveAnchor(raw []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(raw[i:], '&')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 >= len(raw) {
+			return false
+		}
+		if c := raw[i+1]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '-') {
+			i++
+			continue
+		}
+		if i == 0 {
+			return true
+		}
+		switch raw[i-1] {
+		case ' ', '\t', '\n', '\r', '[', '{', ',', ':':
+			return true
+		case 0xBF, 0x85, 0xA8, 0xA9:
+			// The last byte of a byte order mark, or of NEL, LS and PS, which go-yaml v2
+			// reads as line breaks.
+			return true
+		}
+		i++
+	}
 }
 
 // decodeJSON decodes one JSON value as the apiserver's strict JSON serializer does
