@@ -59,10 +59,7 @@ func Run(ctx context.Context, docs []manifest.Document, reg *Registry, opts RunO
 		}
 	}
 	olds := indexOld(opts.Old)
-	skip := map[string]bool{}
-	for _, k := range opts.SkipKinds {
-		skip[strings.ToLower(strings.TrimSpace(k))] = true
-	}
+	skip := skipSet(opts.SkipKinds)
 
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -95,6 +92,15 @@ func Run(ctx context.Context, docs []manifest.Document, reg *Registry, opts RunO
 	close(work)
 	wg.Wait()
 	return res
+}
+
+// skipSet is RunOptions.SkipKinds as lower-case Kind and Kind.group keys.
+func skipSet(kinds []string) map[string]bool {
+	skip := map[string]bool{}
+	for _, k := range kinds {
+		skip[strings.ToLower(strings.TrimSpace(k))] = true
+	}
+	return skip
 }
 
 // base fills what every result has: location, identity, parse errors.

@@ -80,7 +80,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	docs, readErr := manifest.Read(args, cmd.InOrStdin(), manifest.Options{})
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{})
 	var old []manifest.Document
 	if len(f.old) > 0 {
 		var err error
@@ -93,7 +93,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
 		progress = report.NewTerminalProgress(stderr, len(docs))
 	}
-	res := resource.Run(context.Background(), docs, reg, resource.RunOptions{
+	res := resource.RunPending(context.Background(), docs, reg, resource.RunOptions{
 		Jobs:                 f.jobs,
 		Old:                  old,
 		SkipKinds:            f.skip,

@@ -1,6 +1,6 @@
 // Command profile runs the library path of `kdv validate --crds CRDS PATH...`
-// (kdv.dev/resource.NewRegistry, UseBuiltin, LoadCRDs, kdv.dev/manifest.Read,
-// kdv.dev/resource.Run, kdv.dev/report.Write) under the CPU profiler, and
+// (kdv.dev/resource.NewRegistry, UseBuiltin, LoadCRDs, kdv.dev/manifest.ReadPending,
+// kdv.dev/resource.RunPending, kdv.dev/report.Write) under the CPU profiler, and
 // prints the wall time of each phase, so bench/peers/run.sh can show where
 // kdv spends its time on the peer benchmark's inputs.
 //
@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -33,6 +34,9 @@ func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400) // as cmd/kdv
+	}
 	var crds stringList
 	flag.Var(&crds, "crds", "CRD file or directory (repeatable), as kdv validate --crds")
 	jobs := flag.Int("j", runtime.NumCPU(), "documents validated in parallel, as kdv validate -j")
@@ -73,12 +77,12 @@ func run(crds, paths []string, jobs int) int {
 		fail(err)
 	}
 	t1 := time.Now()
-	docs, err := manifest.Read(paths, os.Stdin, manifest.Options{})
+	docs, err := manifest.ReadPending(paths, os.Stdin, manifest.Options{})
 	if err != nil {
 		fail(err)
 	}
 	t2 := time.Now()
-	res := resource.Run(context.Background(), docs, reg, resource.RunOptions{
+	res := resource.RunPending(context.Background(), docs, reg, resource.RunOptions{
 		Jobs:  jobs,
 		Check: resource.CheckOptions{StrictUnknownFields: true},
 	})
@@ -87,7 +91,7 @@ func run(crds, paths []string, jobs int) int {
 		fail(err)
 	}
 	t4 := time.Now()
-	fmt.Printf("load CRDs %v, read+decode %v, validate (incl. compiling each kind on first use) %v, report %v, total %v: %s\n",
+	fmt.Printf("load CRDs %v, read %v, decode+validate (incl. compiling each kind on first use) %v, report %v, total %v: %s\n",
 		t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond),
 		t3.Sub(t2).Round(time.Millisecond), t4.Sub(t3).Round(time.Millisecond),
 		t4.Sub(t0).Round(time.Millisecond), res.Summary())
