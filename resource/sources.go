@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -26,6 +29,36 @@ func LoadCRDs(reg *Registry, paths []string, stdin io.Reader) (int, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	// Parsing a CRD into its typed form is most of the start-up cost of
+	// --crds; CRDs are parsed in parallel and registered in input order.
+	type parsed struct {
+		crd *kdvschema.CRD
+		err error
+	}
+	out := make([]*parsed, len(docs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(docs)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(docs) {
+					return
+				}
+				d := &docs[i]
+				if d.Err != nil {
+					continue
+				}
+				apiVersion, _ := d.Object["apiVersion"].(string)
+				kind, _ := d.Object["kind"].(string)
+				if kdvschema.IsCRD(apiVersion, kind) {
+					crd, err := kdvschema.ParseCRDObject(d.Object)
+					out[i] = &parsed{crd, err}
+				}
+			}
+		})
+	}
+	wg.Wait()
 	n := 0
 	for i := range docs {
 		d := &docs[i]
@@ -33,13 +66,11 @@ func LoadCRDs(reg *Registry, paths []string, stdin io.Reader) (int, error) {
 			errs = append(errs, d.Err)
 			continue
 		}
-		apiVersion, _ := d.Object["apiVersion"].(string)
-		kind, _ := d.Object["kind"].(string)
-		if !kdvschema.IsCRD(apiVersion, kind) {
+		if out[i] == nil {
 			continue
 		}
 		loc := fmt.Sprintf("%s:%d", d.File, d.Line)
-		crd, err := kdvschema.ParseCRDObject(d.Object)
+		crd, err := out[i].crd, out[i].err
 		if err == nil {
 			err = reg.AddCRD(crd, loc)
 		}
