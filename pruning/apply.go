@@ -2,7 +2,9 @@ package pruning
 
 import (
 	"fmt"
+	"unicode/utf8"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	runtimeschema "k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -60,11 +62,19 @@ func Apply(obj map[string]any, s *schema.Structural, opts ApplyOptions) (unknown
 		DropInvalidFields:       opts.DropInvalidMetadata,
 		ReturnUnknownFieldPaths: opts.ReturnUnknownFieldPaths,
 	}
-	objectMeta, foundObjectMeta, metaUnknown, err := GetObjectMeta(obj, nil, metaOpts)
-	if err != nil {
-		return nil, err
+	// Metadata that the ObjectMeta round trip cannot change (the common
+	// case) is copied instead of being decoded and re-encoded.
+	simpleMeta, isSimple := copySimpleMeta(obj["metadata"])
+	var objectMeta *metav1.ObjectMeta
+	var foundObjectMeta bool
+	if !isSimple {
+		var metaUnknown []string
+		objectMeta, foundObjectMeta, metaUnknown, err = GetObjectMeta(obj, nil, metaOpts)
+		if err != nil {
+			return nil, err
+		}
+		unknownFields = append(unknownFields, metaUnknown...)
 	}
-	unknownFields = append(unknownFields, metaUnknown...)
 	if _, err := runtimeschema.ParseGroupVersion(apiVersion); err != nil {
 		return nil, err
 	}
@@ -89,7 +99,9 @@ func Apply(obj map[string]any, s *schema.Structural, opts ApplyOptions) (unknown
 	if foundAPIVersion {
 		obj["apiVersion"] = apiVersion
 	}
-	if foundObjectMeta {
+	if isSimple {
+		obj["metadata"] = simpleMeta
+	} else if foundObjectMeta {
 		if err := SetObjectMeta(obj, objectMeta); err != nil {
 			return nil, err
 		}
@@ -111,4 +123,46 @@ func UnknownFieldErrors(paths []string) []error {
 		errs = append(errs, fmt.Errorf(`unknown field "%s"`, p))
 	}
 	return errs
+}
+
+// copySimpleMeta returns a copy of metadata when decoding it into ObjectMeta
+// and converting it back (GetObjectMeta, SetObjectMeta) would give an equal
+// map and report no unknown field: only non-empty name, generateName and
+// namespace strings and non-empty labels and annotations of strings, all
+// valid UTF-8 (JSON encoding would replace invalid bytes). Empty values are
+// excluded because ObjectMeta's omitempty drops them. The copy is deep, so
+// that pruning cannot change what is restored.
+func copySimpleMeta(metadata any) (map[string]any, bool) {
+	m, ok := metadata.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch k {
+		case "name", "generateName", "namespace":
+			s, ok := v.(string)
+			if !ok || s == "" || !utf8.ValidString(s) {
+				return nil, false
+			}
+			out[k] = s
+		case "labels", "annotations":
+			sm, ok := v.(map[string]any)
+			if !ok || len(sm) == 0 {
+				return nil, false
+			}
+			c := make(map[string]any, len(sm))
+			for sk, sv := range sm {
+				s, ok := sv.(string)
+				if !ok || !utf8.ValidString(sk) || !utf8.ValidString(s) {
+					return nil, false
+				}
+				c[sk] = s
+			}
+			out[k] = c
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
