@@ -37,6 +37,10 @@ type compilationResult struct {
 	// normalizedFieldPath is the rule's fieldPath as a field.Path string
 	// (e.g. "spec.foo[bar]"), empty when unset or invalid.
 	normalizedFieldPath string
+
+	// fast plans the untracked program of the rule and its
+	// messageExpression on first use (see fast.go); nil when program is nil.
+	fast *fastPlan
 }
 
 // envKind selects the apiserver's NewExpressions environment (CRD
@@ -75,7 +79,7 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, envSet, kind, estimator, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, envSet, kind, estimator, declType, maxCard, perCallLimit)
 	}
 	return results, nil
 }
@@ -131,7 +135,7 @@ func envOf(set *environment.EnvSet, kind envKind) *celgo.Env {
 	return set.StoredExpressionsEnv()
 }
 
-func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, maxCard, perCallLimit uint64) (res compilationResult) {
+func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64) (res compilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
@@ -173,6 +177,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 	res.maxCost = est.Max
 	res.maxCardinality = maxCard
 	res.program = prog
+	res.fast = &fastPlan{env: env, ast: ast, maxCost: est.Max, root: declType, perCallLimit: perCallLimit}
 	if rule.MessageExpression != "" {
 		menv := envOf(envSet, kind)
 		ast, issues := menv.Compile(rule.MessageExpression)
@@ -204,6 +209,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		}
 		res.messageExpression = mprog
 		res.messageExpressionMaxCost = mest.Max
+		res.fast.msgEnv, res.fast.msgAst, res.fast.msgMaxCost = menv, ast, mest.Max
 	}
 	if rule.FieldPath != "" {
 		if p, _, err := ValidFieldPath(rule.FieldPath, s); err == nil {

@@ -1,25 +1,19 @@
 package cel
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 
-	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/apiserver/pkg/warning"
 
 	"kdv.dev/cel/internal/model"
 	"kdv.dev/schema"
@@ -36,6 +30,9 @@ type Validator struct {
 	// ratcheting is the CRDValidationRatcheting feature gate of the
 	// emulated apiserver: beta and on by default since 1.30 (GA 1.33).
 	ratcheting bool
+	// guard checks objects (and old objects) against the sizes the fast
+	// path's cost bounds assume (see fast.go); nil when self is untyped.
+	guard *lazyGuard
 }
 
 type node struct {
@@ -60,6 +57,10 @@ type node struct {
 
 	isResourceRoot bool
 	usesOldSelf    bool
+	// ownGuard is set on nodes whose type is not reachable from the root's
+	// (properties whose names CEL cannot escape): the fast path checks
+	// their values on their own.
+	ownGuard *lazyGuard
 }
 
 // NewValidator compiles every x-kubernetes-validations rule of s (root,
@@ -81,7 +82,11 @@ func NewValidator(s *schema.Structural, isResourceRoot bool, opts Options) (*Val
 		return v, errs
 	}
 	b := builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit()}
-	v.root = b.build(s, s, isResourceRoot, model.SchemaDeclType(s, isResourceRoot))
+	rootDecl := model.SchemaDeclType(s, isResourceRoot)
+	v.root = b.build(s, s, isResourceRoot, rootDecl)
+	if rootDecl != nil {
+		v.guard = &lazyGuard{decl: rootDecl}
+	}
 	return v, errs
 }
 
@@ -118,6 +123,7 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 			continue // only the structural spine can hold rules
 		}
 		var fieldType *apiservercel.DeclType
+		ownType := false
 		if escaped, ok := apiservercel.Escape(k); ok {
 			if declType == nil {
 				continue
@@ -132,9 +138,13 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 			if fieldType = model.SchemaDeclType(&np, np.XEmbeddedResource); fieldType == nil {
 				continue
 			}
+			ownType = true
 		}
 		vp, np := vp, np
 		if p := b.build(&vp, &np, np.XEmbeddedResource, fieldType); p != nil {
+			if ownType {
+				p.ownGuard = &lazyGuard{decl: fieldType}
+			}
 			if n.properties == nil {
 				n.properties = map[string]*node{}
 			}
@@ -196,68 +206,6 @@ func hasXValidations(s *schema.Structural) bool {
 	return false
 }
 
-// HasRules reports whether the schema has any x-kubernetes-validations rule
-// (outside junctors); Validate is a no-op otherwise.
-func (v *Validator) HasRules() bool { return v != nil && v.root != nil }
-
-// Validate evaluates all rules against obj (unstructured: map[string]any,
-// []any, string, int64, float64, bool, nil) and returns the errors and the
-// remaining budget. oldObj is the previous object on update (nil on create):
-// transition rules (using oldSelf) are evaluated only where an old value
-// correlates (same property, same map key, same list-map key), unless the
-// rule sets optionalOldSelf; on update, errors of rules without oldSelf on
-// values equal to their correlated old value are ratcheted (dropped here;
-// use ValidateWithWarnings to get them). When the budget runs out,
-// evaluation stops, an error says so and the remaining budget is negative.
-// fldPath is the path of obj (nil for a resource root). It mirrors the
-// apiserver's cel.Validator.Validate with CRDValidationRatcheting (GA).
-func (v *Validator) Validate(ctx context.Context, fldPath *field.Path, obj, oldObj any, costBudget int64) (field.ErrorList, int64) {
-	errs, _, rem := v.ValidateWithWarnings(ctx, fldPath, obj, oldObj, costBudget)
-	return errs, rem
-}
-
-// ValidateWithWarnings is Validate that also returns the ratcheted errors as
-// warnings (the apiserver sends them as HTTP warnings, formatted with
-// field.Error.Error()).
-func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Path, obj, oldObj any, costBudget int64) (errs field.ErrorList, warnings []string, remainingBudget int64) {
-	if v == nil || v.root == nil {
-		return nil, nil, costBudget
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	var r ratchet
-	if v.ratcheting && oldObj != nil && !isNilValue(oldObj) {
-		r.current = common.NewCorrelatedObject(obj, oldObj, v.schema)
-	}
-	e := evaluation{ctx: ctx, ratcheting: v.ratcheting}
-	errs, remainingBudget = e.validate(v.root, fldPath, obj, oldObj, r, costBudget)
-	return errs, e.warnings, remainingBudget
-}
-
-// ValidateAfter composes CEL with the value validation errors prior the way
-// the apiserver's custom resource strategy does: when prior contains a
-// blocking error (see BlockingError) the rules are skipped and the note
-// error is returned; otherwise the rules' errors are returned, evaluated with
-// RuntimeCELCostBudget.
-func (v *Validator) ValidateAfter(ctx context.Context, obj, oldObj any, prior field.ErrorList) field.ErrorList {
-	if v == nil || v.root == nil {
-		return nil
-	}
-	if e := BlockingError(prior); e != nil {
-		return field.ErrorList{e}
-	}
-	errs, _ := v.Validate(ctx, nil, obj, oldObj, RuntimeCELCostBudget)
-	return errs
-}
-
-// evaluation is the state of one Validate call.
-type evaluation struct {
-	ctx        context.Context
-	ratcheting bool
-	warnings   []string
-}
-
 // ratchet mirrors the apiserver's ratchetingOptions: the correlation of the
 // current node (nil when uncorrelatable) and of its nearest correlatable
 // ancestor.
@@ -303,6 +251,9 @@ func (e *evaluation) validate(n *node, fldPath *field.Path, obj, oldObj any, r r
 	remaining = budget
 	if n == nil || obj == nil {
 		return nil, remaining
+	}
+	if e.fast && n.ownGuard != nil && !e.fits(n.ownGuard.get(), obj, oldObj) {
+		return e.abandon()
 	}
 	errs, remaining = e.validateExpressions(n, fldPath, obj, oldObj, r, remaining)
 	if remaining < 0 {
@@ -409,121 +360,6 @@ func MapIsCorrelatable(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldObj any, r ratchet, budget int64) (errs field.ErrorList, remaining int64) {
-	sts := n.schema
-	if oldObj != nil && isNilValue(oldObj) {
-		oldObj = nil
-	}
-	remaining = budget
-	if obj == nil {
-		// only non-null values are validated
-		return nil, remaining
-	}
-	if n.compileErr != nil {
-		return field.ErrorList{field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, remaining
-	}
-	if len(n.compiled) == 0 {
-		return nil, remaining
-	}
-	if remaining <= 0 {
-		return field.ErrorList{field.Invalid(fldPath, sts.Type, "validation failed due to running out of cost budget, no further validation rules will be run")}, -1
-	}
-	act, optAct := n.activations(obj, oldObj)
-	for i, compiled := range n.compiled {
-		rule := n.rules[i]
-		if compiled.err != nil {
-			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compile error: %v", compiled.err)))
-			continue
-		}
-		if compiled.program == nil {
-			continue // empty rule
-		}
-		optionalOldSelf := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-		if compiled.usesOldSelf && oldObj == nil && (!optionalOldSelf || !e.ratcheting) {
-			// transition rules need a correlated old value, unless
-			// optionalOldSelf (which needs CRDValidationRatcheting)
-			continue
-		}
-		ruleAct := act
-		if optionalOldSelf {
-			ruleAct = optAct
-		}
-		evalResult, evalDetails, err := compiled.program.ContextEval(e.ctx, ruleAct)
-		if evalDetails == nil {
-			errs = append(errs, field.InternalError(fldPath, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
-			return errs, -1
-		}
-		rtCost := evalDetails.ActualCost()
-		if rtCost == nil {
-			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
-			return errs, -1
-		}
-		if *rtCost > math.MaxInt64 || int64(*rtCost) > remaining {
-			errs = append(errs, field.Invalid(fldPath, sts.Type, "validation failed due to running out of cost budget, no further validation rules will be run"))
-			return errs, -1
-		}
-		remaining -= int64(*rtCost)
-		if err != nil {
-			switch {
-			case strings.HasPrefix(err.Error(), "no such overload"):
-				// only reachable when type checking was bypassed (int-or-string is dyn)
-				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleErrorString(rule))))
-			case strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded"):
-				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleErrorString(rule))))
-				return errs, -1
-			default:
-				// no such key, index out of bounds, overflow, division by zero, ...
-				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("%v evaluating rule: %v", err, ruleErrorString(rule))))
-			}
-			continue
-		}
-		if evalResult == types.True {
-			continue
-		}
-
-		curPath := fldPath
-		if len(compiled.normalizedFieldPath) > 0 {
-			curPath = curPath.Child(compiled.normalizedFieldPath)
-		}
-		addErr := func(fe *field.Error) {
-			if e.ratcheting && !compiled.usesOldSelf && r.shouldRatchetError() {
-				e.warnings = append(e.warnings, fe.Error())
-				// also to a recorder in ctx, as the apiserver does
-				warning.AddWarning(e.ctx, "", fe.Error())
-			} else {
-				errs = append(errs, fe)
-			}
-		}
-		detail, ok := "", false
-		if compiled.messageExpression != nil {
-			msg, newRemaining, msgErr := evalMessageExpression(e.ctx, compiled.messageExpression, rule.MessageExpression, ruleAct, remaining)
-			switch {
-			case msgErr == nil:
-				detail, ok = msg, true
-				remaining = newRemaining
-			case msgErr.Type == apiservercel.ErrorTypeInternal:
-				addErr(field.InternalError(curPath, msgErr))
-				return errs, -1
-			case msgErr.Type == apiservercel.ErrorTypeInvalid:
-				addErr(field.Invalid(curPath, sts.Type, msgErr.Error()))
-				return errs, -1
-			default:
-				// the apiserver logs the failure and falls back to message
-				remaining = newRemaining
-			}
-		}
-		if !ok {
-			detail = ruleMessageOrDefault(rule)
-		}
-		var value any = obj
-		if sts.Type == "object" || sts.Type == "array" {
-			value = field.OmitValueType{}
-		}
-		addErr(fieldErrorForReason(curPath, value, detail, rule.Reason))
-	}
-	return errs, remaining
-}
-
 // activations builds the activations for the rule variables; optAct binds
 // oldSelf as an optional for optionalOldSelf rules.
 func (n *node) activations(obj, oldObj any) (act, optAct interpreter.Activation) {
@@ -574,46 +410,6 @@ func fieldErrorForReason(fldPath *field.Path, value any, detail string, reason *
 		return field.Invalid(fldPath, value, detail)
 	}
 }
-
-// evalMessageExpression mirrors the apiserver's: the trimmed message and the
-// remaining budget, or an error typed Internal/Invalid (stop evaluating) or
-// untyped (fall back to message).
-func evalMessageExpression(ctx context.Context, expr celgo.Program, src string, act interpreter.Activation, remaining int64) (string, int64, *apiservercel.Error) {
-	evalResult, evalDetails, err := expr.ContextEval(ctx, act)
-	if evalDetails == nil {
-		return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
-	}
-	rtCost := evalDetails.ActualCost()
-	if rtCost == nil {
-		return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
-	} else if *rtCost > math.MaxInt64 || int64(*rtCost) > remaining {
-		return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
-	}
-	if err != nil {
-		if strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded") {
-			return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src)}
-		}
-		return "", remaining - int64(*rtCost), &apiservercel.Error{Detail: fmt.Sprintf("messageExpression evaluation failed due to: %v", err.Error())}
-	}
-	msg, ok := evalResult.Value().(string)
-	if !ok {
-		return "", remaining - int64(*rtCost), &apiservercel.Error{Detail: "messageExpression failed to convert to string"}
-	}
-	trimmed := strings.TrimSpace(msg)
-	switch {
-	case len(trimmed) > celconfig.MaxEvaluatedMessageExpressionSizeBytes:
-		return "", remaining - int64(*rtCost), &apiservercel.Error{Detail: fmt.Sprintf("messageExpression beyond allowable length of %d", celconfig.MaxEvaluatedMessageExpressionSizeBytes)}
-	case hasNewlines(trimmed):
-		return "", remaining - int64(*rtCost), &apiservercel.Error{Detail: "messageExpression should not contain line breaks"}
-	case len(trimmed) == 0:
-		return "", remaining - int64(*rtCost), &apiservercel.Error{Detail: "messageExpression should evaluate to a non-empty string"}
-	}
-	return trimmed, remaining - int64(*rtCost), nil
-}
-
-var newlineMatcher = regexp.MustCompile(`[\n]+`)
-
-func hasNewlines(s string) bool { return newlineMatcher.MatchString(s) }
 
 func ruleMessageOrDefault(rule schema.ValidationRule) string {
 	if len(rule.Message) == 0 {
