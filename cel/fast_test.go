@@ -12,7 +12,6 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
-
 )
 
 // assertSameAsTracked checks that ValidateObject (the fast path, with its
@@ -293,4 +292,3 @@ func TestCostBoundCorpus(t *testing.T) {
 		t.Errorf("only %d evaluations", evaluations)
 	}
 }
-
