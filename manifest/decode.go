@@ -9,6 +9,7 @@ import (
 
 	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
+	"kdv.dev/manifest/internal/fastyaml"
 	kjson "sigs.k8s.io/json"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -47,7 +48,10 @@ func duplicates(errs []string, c chunk, pos *positions) *decodeError {
 
 // decodeYAML decodes one YAML document as the apiserver's strict YAML serializer does:
 // sigs.k8s.io/yaml.YAMLToJSONStrict (go-yaml v2, duplicate keys rejected), then JSON into
-// interface{} with ints preserved (k8s.io/apimachinery/pkg/util/json.Unmarshal).
+// interface{} with ints preserved (k8s.io/apimachinery/pkg/util/json.Unmarshal). Documents in
+// the simple subset of YAML that manifests are mostly written in take a fast path
+// (internal/fastyaml) that produces the same value; everything else, and every error, comes
+// from the decoders above.
 func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
 	if maxExpanded > 0 && bytes.IndexByte(c.raw, '*') >= 0 && mayHaveAnchor(c.raw) {
 		if root := pos.node(); root != nil {
@@ -57,6 +61,9 @@ func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
 				return nil, &decodeError{line: line, msg: fmt.Sprintf("yaml: document contains excessive aliasing: expands to more than %d bytes", maxExpanded)}
 			}
 		}
+	}
+	if v, ok := fastyaml.Decode(c.raw); ok {
+		return v, nil // the common subset, decoded to the same value without go-yaml
 	}
 	j, err := sigsyaml.YAMLToJSONStrict(c.raw)
 	if err != nil {

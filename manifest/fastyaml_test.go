@@ -1,0 +1,91 @@
+package manifest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"kdv.dev/manifest/internal/fastyaml"
+	kjson "sigs.k8s.io/json"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// slowYAML is decodeYAML without the fast path: the apiserver's strict YAML decoding.
+func slowYAML(raw []byte) (any, error) {
+	j, err := sigsyaml.YAMLToJSONStrict(raw)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	err = kjson.UnmarshalCaseSensitivePreserveInts(j, &v)
+	return v, err
+}
+
+// yamlChunks returns the YAML documents (with content) of every .yaml and .yml file under
+// the roots that exist, split as Parse splits them.
+func yamlChunks(t testing.TB, roots ...string) (chunks []chunk, names []string) {
+	for _, root := range roots {
+		if _, err := os.Stat(root); err != nil {
+			continue
+		}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			split(data, func(c chunk) bool {
+				if !c.json && c.err == "" && firstContentLine(c) != 0 {
+					chunks = append(chunks, c)
+					names = append(names, p)
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return chunks, names
+}
+
+// TestFastYAMLCorpus decodes every YAML document of the shared corpus and the examples both
+// ways: wherever the fast path answers, its value must be the slow path's, and it must answer
+// for nearly all of them.
+func TestFastYAMLCorpus(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("corpus not present")
+	}
+	chunks, names := yamlChunks(t, corpus, filepath.Join("..", "examples"))
+	fast, fastBytes, total := 0, 0, 0
+	for i, c := range chunks {
+		total += len(c.raw)
+		got, ok := fastyaml.Decode(c.raw)
+		want, err := slowYAML(c.raw)
+		if !ok {
+			if testing.Verbose() && err == nil {
+				t.Logf("slow path: %s:%d", names[i], c.line)
+			}
+			continue
+		}
+		fast++
+		fastBytes += len(c.raw)
+		if err != nil {
+			t.Errorf("%s:%d: fast path decodes a document the slow path rejects: %v", names[i], c.line, err)
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:%d: fast path differs from the slow path", names[i], c.line)
+		}
+	}
+	share := float64(fast) / float64(len(chunks))
+	t.Logf("fast path: %d of %d documents (%.1f%%), %.1f%% of %d bytes", fast, len(chunks), 100*share, 100*float64(fastBytes)/float64(total), total)
+	if share < 0.9 {
+		t.Errorf("fast path handles only %.1f%% of the corpus documents, want at least 90%%", 100*share)
+	}
+}

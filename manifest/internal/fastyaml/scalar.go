@@ -1,0 +1,427 @@
+package fastyaml
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// splitKey splits a mapping entry line "key: rest" into the key's text (still quoted when it
+// is quoted) and the rest of the line after the ':' and the blanks after it. ok is false when t is not a one-line key followed by ": " or a final ':'.
+func splitKey(t []byte) (key, rest []byte, ok bool) {
+	end := 0
+	switch t[0] {
+	case '"', '\'':
+		end = quotedEnd(t)
+		if end < 0 || end >= len(t) || t[end] != ':' {
+			return nil, nil, false
+		}
+		key = t[:end]
+	default:
+		if !plainStart(t) {
+			return nil, nil, false
+		}
+		for end = 0; end < len(t); end++ {
+			c := t[end]
+			if c == ':' && (end+1 == len(t) || t[end+1] == ' ') {
+				break
+			}
+			if c == '#' && t[end-1] == ' ' {
+				return nil, nil, false
+			}
+		}
+		if end == len(t) {
+			return nil, nil, false
+		}
+		key = t[:end]
+		for key[len(key)-1] == ' ' {
+			key = key[:len(key)-1]
+		}
+	}
+	if end > maxKey {
+		return nil, nil, false
+	}
+	return key, t[skipBlanks(t, end+1):], true
+}
+
+// keyString is the JSON object key a mapping key becomes: quoted keys are strings; plain
+// keys are resolved as go-yaml v2 does, then converted as sigs.k8s.io/yaml's
+// convertToJSONableObject does (ints in decimal, bools as "true"/"false", floats with %g at
+// float32 precision). Null keys, merge keys and keys that do not convert make it give up.
+func keyString(k []byte) string {
+	if k[0] == '"' || k[0] == '\'' {
+		s, _ := quoted(k)
+		return s
+	}
+	if len(k) == 2 && k[0] == '<' && k[1] == '<' {
+		fail() // a merge key
+	}
+	switch v := resolve(k).(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case bool:
+		if v {
+			return "true"
+		}
+		return "false"
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			fail()
+		}
+		return strconv.FormatFloat(v, 'g', -1, 32)
+	}
+	fail() // null, uint64: not convertible
+	return ""
+}
+
+// plainStart reports whether a plain scalar may start at t[0] in block context (go-yaml's
+// yaml_parser_fetch_next_token): not an indicator, except '-', '?' and ':' before a non-blank.
+func plainStart(t []byte) bool {
+	switch t[0] {
+	case '-', '?', ':':
+		return len(t) > 1 && t[1] != ' '
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	}
+	return true
+}
+
+// plainEnd returns the length of the plain scalar text at the start of t, a line or the
+// rest of one, without a trailing comment and blanks; comment reports a comment, after which
+// the scalar cannot go on on the next line. ": " makes it give up ("a: b: c" is an error).
+func plainEnd(t []byte) (end int, comment bool) {
+	end = len(t)
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == ':' && (i+1 == len(t) || t[i+1] == ' ') {
+			fail()
+		}
+		if c == '#' && (i == 0 || t[i-1] == ' ') {
+			end, comment = i, true
+			break
+		}
+	}
+	for end > 0 && t[end-1] == ' ' {
+		end--
+	}
+	return end, comment
+}
+
+// quotedEnd returns the offset just past the one-line quoted scalar at the start of t, or -1
+// when it does not end on this line.
+func quotedEnd(t []byte) int {
+	q := t[0]
+	for i := 1; i < len(t); i++ {
+		switch {
+		case t[i] == q:
+			if q == '\'' && i+1 < len(t) && t[i+1] == '\'' {
+				i++
+				continue
+			}
+			return i + 1
+		case t[i] == '\\' && q == '"':
+			i++
+		}
+	}
+	return -1
+}
+
+// quoted decodes the one-line quoted scalar at the start of t and returns it with the
+// offset just past it.
+func quoted(t []byte) (string, int) {
+	b, end, _ := quotedSegment(t, 1, t[0], nil)
+	if end < 0 {
+		fail()
+	}
+	return string(b), end
+}
+
+// quotedSegment decodes the text of a scalar quoted with q from t[i:] up to the closing quote
+// or the end of the line, appending it to b. It returns the offset just past the closing
+// quote (-1 when the line ends first) and the length of b without the blanks before the line
+// end, which folding drops. Double-quoted scalars may use the escapes \" \\ \' \n \t and
+// \uXXXX (go-yaml v2 has no \/); any other escape, and an escaped line break, make it give up.
+func quotedSegment(t []byte, i int, q byte, b []byte) ([]byte, int, int) {
+	// Most scalars have no escapes: copy them at once.
+	if j := bytes.IndexByte(t[i:], q); j >= 0 && (q == '"' && bytes.IndexByte(t[i:i+j], '\\') < 0 ||
+		q == '\'' && (i+j+1 == len(t) || t[i+j+1] != '\'')) {
+		b = append(b, t[i:i+j]...)
+		return b, i + j + 1, len(b)
+	}
+	keep := len(b)
+	for ; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == q:
+			if q == '\'' && i+1 < len(t) && t[i+1] == '\'' {
+				b = append(b, '\'')
+				keep = len(b)
+				i++
+				continue
+			}
+			return b, i + 1, len(b)
+		case c == '\\' && q == '"':
+			if i+1 == len(t) {
+				fail() // an escaped line break
+			}
+			i++
+			switch t[i] {
+			case '"', '\\', '\'':
+				b = append(b, t[i])
+			case 'n':
+				b = append(b, '\n')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				if i+4 >= len(t) {
+					fail()
+				}
+				r, err := strconv.ParseUint(string(t[i+1:i+5]), 16, 32)
+				if err != nil || r >= 0xD800 && r <= 0xDFFF {
+					fail()
+				}
+				b = utf8.AppendRune(b, rune(r))
+				i += 4
+			default:
+				fail()
+			}
+			keep = len(b)
+		default:
+			b = append(b, c)
+			if c != ' ' {
+				keep = len(b)
+			}
+		}
+	}
+	return b, -1, keep
+}
+
+// flowSeq decodes the one-line flow sequence of scalars at the start of t ("[a, 'b', 1]")
+// and returns it with the offset just past it. Nested collections, empty entries, a
+// trailing comma and ':' or '?' in plain entries make it give up.
+func flowSeq(t []byte) ([]any, int) {
+	s := []any{}
+	i := skipBlanks(t, 1)
+	if i < len(t) && t[i] == ']' {
+		return s, i + 1
+	}
+	for {
+		if i == len(t) {
+			fail()
+		}
+		switch t[i] {
+		case '"', '\'':
+			v, n := quoted(t[i:])
+			s = append(s, v)
+			i += n
+		default:
+			start := i
+			switch c := t[i]; c {
+			case '-':
+				if i+1 == len(t) || strings.IndexByte(" ,[]{}", t[i+1]) >= 0 {
+					fail()
+				}
+			case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
+				fail()
+			}
+			for ; i < len(t) && t[i] != ',' && t[i] != ']'; i++ {
+				switch t[i] {
+				case '[', '{', '}', ':', '?':
+					fail()
+				case '#':
+					if t[i-1] == ' ' {
+						fail()
+					}
+				}
+			}
+			end := i
+			for t[end-1] == ' ' {
+				end--
+			}
+			s = append(s, jsonValue(resolve(t[start:end])))
+		}
+		i = skipBlanks(t, i)
+		if i == len(t) {
+			fail()
+		}
+		switch t[i] {
+		case ']':
+			return s, i + 1
+		case ',':
+			i = skipBlanks(t, i+1)
+			if i < len(t) && t[i] == ']' {
+				fail() // a trailing comma
+			}
+		default:
+			fail()
+		}
+	}
+}
+
+func skipBlanks(t []byte, i int) int {
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// resolve resolves a plain scalar as go-yaml v2's resolve() does for an untagged scalar and
+// returns what go-yaml would decode into interface{}: string, int64 (go-yaml's int), uint64,
+// float64, bool or nil. Timestamps, which go-yaml may turn into time.Time, make it give up.
+func resolve(in []byte) any {
+	switch c := in[0]; {
+	case c == '+' || c == '-' || c >= '0' && c <= '9':
+	case c == '.':
+		s := string(in)
+		if v, ok := special(s); ok {
+			return v
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return s
+	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
+		s := string(in)
+		if v, ok := special(s); ok {
+			return v
+		}
+		return s
+	default:
+		return string(in)
+	}
+	s := string(in)
+	if v, ok := special(s); ok {
+		return v
+	}
+	if len(s) > 4 && s[4] == '-' && isDigits(s[:4]) {
+		fail() // maybe a timestamp
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return i
+	}
+	if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return u
+	}
+	if yamlStyleFloat(plain) {
+		if f, err := strconv.ParseFloat(plain, 64); err == nil {
+			return f
+		}
+	}
+	if strings.HasPrefix(plain, "0b") {
+		if i, err := strconv.ParseInt(plain[2:], 2, 64); err == nil {
+			return i
+		}
+		if u, err := strconv.ParseUint(plain[2:], 2, 64); err == nil {
+			return u
+		}
+	} else if strings.HasPrefix(plain, "-0b") {
+		if i, err := strconv.ParseInt("-"+plain[3:], 2, 64); err == nil {
+			return i
+		}
+	}
+	return s
+}
+
+// special looks s up in go-yaml v2's resolve table (booleans, nulls, infinities, NaN).
+func special(s string) (any, bool) {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
+		return true, true
+	case "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
+		return false, true
+	case "~", "null", "Null", "NULL":
+		return nil, true
+	case ".nan", ".NaN", ".NAN":
+		return math.NaN(), true
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		return math.Inf(1), true
+	case "-.inf", "-.Inf", "-.INF":
+		return math.Inf(-1), true
+	}
+	return nil, false
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlStyleFloat matches go-yaml v2's ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$.
+func yamlStyleFloat(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// jsonValue is what a value go-yaml decoded becomes after sigs.k8s.io/yaml's JSON encoding
+// and sigs.k8s.io/json's int-preserving decoding: uint64 becomes float64, a float64 is
+// printed as encoding/json prints it and read back as int64 when that text is an integer.
+// NaN and infinities, which encoding/json rejects, make it give up.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case uint64:
+		return float64(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			fail()
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			fail()
+		}
+		s := string(b)
+		if !strings.Contains(s, ".") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return i
+			}
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			fail()
+		}
+		return f
+	}
+	return v
+}
