@@ -1,0 +1,247 @@
+// Package values converts unstructured values to CEL values as the
+// apiserver's common.UnstructuredToVal (k8s.io/apiserver/pkg/cel/common,
+// valuesunstructured.go) does, with a faster field access for the values
+// CEL rules touch most: objects with properties and lists.
+//
+// The apiserver's object Find runs cel.Unescape, a regular expression, on
+// every field access. Unescaping changes only names that contain "__" (the
+// escape sequences all start with it), so Find here unescapes only those.
+// Everything else (equality, concatenation of set and map lists, type
+// conversion, iteration order of keys, errors) is delegated to the
+// apiserver's own value for the same data, so the semantics are the
+// apiserver's by construction; children of objects and lists are converted
+// with ToVal again, so the fast access holds all the way down.
+package values
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+)
+
+// ToVal converts an unstructured value (map[string]any, []any, string,
+// int64, float64, bool, nil) with schema s to a CEL value. It returns what
+// common.UnstructuredToVal returns, except that objects with properties
+// (not embedded resources) and arrays with items and a known list type
+// are wrapped so that field and index access convert lazily and skip
+// needless unescaping.
+func ToVal(v any, s common.Schema) ref.Val {
+	if v == nil || s.IsXIntOrString() {
+		return common.UnstructuredToVal(v, s)
+	}
+	switch s.Type() {
+	case "object":
+		if m, ok := v.(map[string]any); ok && !s.IsXEmbeddedResource() {
+			if props := s.Properties(); props != nil {
+				return &object{value: m, schema: s, props: props}
+			}
+		}
+	case "array":
+		if l, ok := v.([]any); ok && s.Items() != nil {
+			switch s.XListType() {
+			case "", "atomic", "set", "map":
+				return &list{elements: l, schema: s, items: s.Items()}
+			}
+		}
+	}
+	return common.UnstructuredToVal(v, s)
+}
+
+// unwrap returns the apiserver's value for v when v is one of ours, so that
+// the apiserver's Equal, Add and Contains see only their own types.
+func unwrap(v ref.Val) ref.Val {
+	switch t := v.(type) {
+	case *object:
+		return t.apiserver()
+	case *list:
+		return t.apiserver()
+	}
+	return v
+}
+
+// object is an object with properties: the apiserver's unstructuredMap
+// with a property schema per field.
+type object struct {
+	value  map[string]any
+	schema common.Schema
+	props  map[string]common.Schema
+	inner  ref.Val // the apiserver's value, made on first need
+}
+
+var _ traits.Mapper = (*object)(nil)
+
+func (o *object) apiserver() ref.Val {
+	if o.inner == nil {
+		o.inner = common.UnstructuredToVal(o.value, o.schema)
+	}
+	return o.inner
+}
+
+func (o *object) mapper() traits.Mapper { return o.apiserver().(traits.Mapper) }
+
+// ConvertToNative is the apiserver's (the map itself for map types).
+func (o *object) ConvertToNative(t reflect.Type) (any, error) {
+	return o.apiserver().ConvertToNative(t)
+}
+
+// ConvertToType returns o for map, the map type for type, else the
+// apiserver's error.
+func (o *object) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.MapType:
+		return o
+	case types.TypeType:
+		return types.MapType
+	}
+	return o.apiserver().ConvertToType(t)
+}
+
+// Equal is the apiserver's object equality.
+func (o *object) Equal(other ref.Val) ref.Val { return o.apiserver().Equal(unwrap(other)) }
+
+// Type is map, as for the apiserver's objects.
+func (o *object) Type() ref.Type { return types.MapType }
+
+// Value is the unstructured map.
+func (o *object) Value() any { return o.value }
+
+// Contains mirrors unstructuredMap.Contains.
+func (o *object) Contains(key ref.Val) ref.Val {
+	v, found := o.Find(key)
+	if v != nil && types.IsUnknownOrError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+
+// Get mirrors unstructuredMap.Get.
+func (o *object) Get(key ref.Val) ref.Val {
+	if v, found := o.Find(key); found {
+		return v
+	}
+	return types.ValOrErr(key, "no such key: %v", key)
+}
+
+// Iterator is the apiserver's: the escaped names of the fields that have a
+// property schema.
+func (o *object) Iterator() traits.Iterator { return o.mapper().Iterator() }
+
+// Size is the number of fields, as the apiserver's.
+func (o *object) Size() ref.Val { return types.Int(len(o.value)) }
+
+// Find mirrors unstructuredMap.Find for an object with properties: the key
+// is an escaped property name; a null field is absent.
+func (o *object) Find(key ref.Val) (ref.Val, bool) {
+	ks, ok := key.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(key), true
+	}
+	k := string(ks)
+	if strings.Contains(k, "__") {
+		if k, ok = apiservercel.Unescape(k); !ok {
+			return nil, false
+		}
+	}
+	v, ok := o.value[k]
+	if !ok || v == nil {
+		return nil, false
+	}
+	ps, ok := o.props[k]
+	if !ok {
+		return nil, false
+	}
+	return ToVal(v, ps), true
+}
+
+// list is an array with an items schema: the apiserver's unstructuredList,
+// unstructuredSetList or unstructuredMapList, by list type.
+type list struct {
+	elements []any
+	schema   common.Schema
+	items    common.Schema
+	inner    ref.Val
+}
+
+var _ traits.Lister = (*list)(nil)
+
+func (l *list) apiserver() ref.Val {
+	if l.inner == nil {
+		l.inner = common.UnstructuredToVal(l.elements, l.schema)
+	}
+	return l.inner
+}
+
+func (l *list) lister() traits.Lister { return l.apiserver().(traits.Lister) }
+
+// ConvertToNative is the apiserver's (the elements, or []string for lists
+// of strings).
+func (l *list) ConvertToNative(t reflect.Type) (any, error) {
+	return l.apiserver().ConvertToNative(t)
+}
+
+// ConvertToType returns l for list, the list type for type, else the
+// apiserver's error.
+func (l *list) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.ListType:
+		return l
+	case types.TypeType:
+		return types.ListType
+	}
+	return l.apiserver().ConvertToType(t)
+}
+
+// Equal is the apiserver's: in order for atomic lists, regardless of order
+// for sets and map lists.
+func (l *list) Equal(other ref.Val) ref.Val { return l.apiserver().Equal(unwrap(other)) }
+
+// Type is list.
+func (l *list) Type() ref.Type { return types.ListType }
+
+// Value is the unstructured slice.
+func (l *list) Value() any { return l.elements }
+
+// Add is the apiserver's concatenation (union for sets, merge for map
+// lists).
+func (l *list) Add(other ref.Val) ref.Val { return l.lister().Add(unwrap(other)) }
+
+// Contains is the apiserver's.
+func (l *list) Contains(v ref.Val) ref.Val { return l.lister().Contains(unwrap(v)) }
+
+// Get mirrors unstructuredList.Get.
+func (l *list) Get(idx ref.Val) ref.Val {
+	iv, ok := idx.(types.Int)
+	if !ok {
+		return types.ValOrErr(idx, "unsupported index: %v", idx)
+	}
+	i := int(iv)
+	if i < 0 || i >= len(l.elements) {
+		return types.NewErr("index out of bounds: %v", idx)
+	}
+	return ToVal(l.elements[i], l.items)
+}
+
+// Iterator yields the elements in order, each converted with ToVal.
+func (l *list) Iterator() traits.Iterator { return &iterator{list: l} }
+
+// Size is the number of elements.
+func (l *list) Size() ref.Val { return types.Int(len(l.elements)) }
+
+type iterator struct {
+	*list
+	i int
+}
+
+func (it *iterator) HasNext() ref.Val { return types.Bool(it.i < len(it.elements)) }
+
+func (it *iterator) Next() ref.Val {
+	v := ToVal(it.elements[it.i], it.items)
+	it.i++
+	return v
+}
