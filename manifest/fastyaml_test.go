@@ -89,3 +89,48 @@ func TestFastYAMLCorpus(t *testing.T) {
 		t.Errorf("fast path handles only %.1f%% of the corpus documents, want at least 90%%", 100*share)
 	}
 }
+
+// BenchmarkDecodeYAML decodes the documents of the Gateway API examples and of its largest
+// CRD (HTTPRoute, experimental channel) with the full decoder ("slow") and with the fast
+// path that decodeYAML takes first, falling back to the full decoder ("fast").
+func BenchmarkDecodeYAML(b *testing.B) {
+	gw := filepath.Join("..", "..", "shared", "corpus", "gateway-api")
+	if _, err := os.Stat(gw); err != nil {
+		b.Skip("corpus not present")
+	}
+	examples, _ := yamlChunks(b, filepath.Join(gw, "examples"))
+	crd, _ := yamlChunks(b, filepath.Join(gw, "config", "crd", "experimental", "gateway.networking.k8s.io_httproutes.yaml"))
+	for _, set := range []struct {
+		name   string
+		chunks []chunk
+	}{{"examples", examples}, {"httproute-crd", crd}} {
+		size := 0
+		for _, c := range set.chunks {
+			size += len(c.raw)
+		}
+		b.Run(set.name+"/slow", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range set.chunks {
+					if _, err := slowYAML(c.raw); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(set.name+"/fast", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range set.chunks {
+					if _, ok := fastyaml.Decode(c.raw); !ok {
+						if _, err := slowYAML(c.raw); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -330,6 +330,7 @@ func (p *parser) quoted(n int, rest []byte) (string, []byte) {
 	if end >= 0 {
 		return string(b), rest[end:]
 	}
+	escaped := end == escapedBreak
 	b = b[:keep]
 	breaks := 0
 	for pos := p.next; pos < len(p.src); {
@@ -346,12 +347,19 @@ func (p *parser) quoted(n int, rest []byte) (string, []byte) {
 		if sp <= n {
 			fail()
 		}
-		b = fold(b, breaks)
+		if escaped {
+			for range breaks {
+				b = append(b, '\n')
+			}
+		} else {
+			b = fold(b, breaks)
+		}
 		b, end, keep = quotedSegment(line, sp, q, b)
 		if end >= 0 {
 			p.next = next
 			return string(b), line[end:]
 		}
+		escaped = end == escapedBreak
 		b, breaks, pos = b[:keep], 0, next
 	}
 	fail() // not closed

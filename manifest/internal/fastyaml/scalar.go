@@ -16,7 +16,7 @@ func splitKey(t []byte) (key, rest []byte, ok bool) {
 	switch t[0] {
 	case '"', '\'':
 		end = quotedEnd(t)
-		if end < 0 || end >= len(t) || t[end] != ':' {
+		if end < 0 || end >= len(t) || t[end] != ':' || end+1 < len(t) && t[end+1] != ' ' {
 			return nil, nil, false
 		}
 		key = t[:end]
@@ -50,7 +50,8 @@ func splitKey(t []byte) (key, rest []byte, ok bool) {
 // keyString is the JSON object key a mapping key becomes: quoted keys are strings; plain
 // keys are resolved as go-yaml v2 does, then converted as sigs.k8s.io/yaml's
 // convertToJSONableObject does (ints in decimal, bools as "true"/"false", floats with %g at
-// float32 precision). Null keys, merge keys and keys that do not convert make it give up.
+// float32 precision, where 1e70 is ".inf"). Null keys, merge keys and keys that do not
+// convert make it give up.
 func keyString(k []byte) string {
 	if k[0] == '"' || k[0] == '\'' {
 		s, _ := quoted(k)
@@ -73,7 +74,15 @@ func keyString(k []byte) string {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			fail()
 		}
-		return strconv.FormatFloat(v, 'g', -1, 32)
+		// At float32 precision, large values print as infinities.
+		switch s := strconv.FormatFloat(v, 'g', -1, 32); s {
+		case "+Inf":
+			return ".inf"
+		case "-Inf":
+			return "-.inf"
+		default:
+			return s
+		}
 	}
 	fail() // null, uint64: not convertible
 	return ""
@@ -135,17 +144,24 @@ func quotedEnd(t []byte) int {
 // offset just past it.
 func quoted(t []byte) (string, int) {
 	b, end, _ := quotedSegment(t, 1, t[0], nil)
-	if end < 0 {
+	if end < 0 { // a key on several lines
 		fail()
 	}
 	return string(b), end
 }
 
+// escapedBreak is quotedSegment's end when the line ends with an escaped line break.
+const escapedBreak = -2
+
+// escapes are the one-character escapes of double-quoted scalars that stand for one byte
+// other than themselves (go-yaml's yaml_parser_scan_flow_scalar).
+var escapes = [256]byte{'a': 0x07, 'b': 0x08, 't': '\t', '\t': '\t', 'n': '\n', 'v': 0x0B, 'f': 0x0C, 'r': '\r', 'e': 0x1B}
+
 // quotedSegment decodes the text of a scalar quoted with q from t[i:] up to the closing quote
 // or the end of the line, appending it to b. It returns the offset just past the closing
-// quote (-1 when the line ends first) and the length of b without the blanks before the line
-// end, which folding drops. Double-quoted scalars may use the escapes \" \\ \' \n \t and
-// \uXXXX (go-yaml v2 has no \/); any other escape, and an escaped line break, make it give up.
+// quote (-1 when the line ends first, escapedBreak when it ends with an escaped line break)
+// and the length of b without the blanks before the line end, which folding drops. Escapes
+// are go-yaml v2's (which has no \/).
 func quotedSegment(t []byte, i int, q byte, b []byte) ([]byte, int, int) {
 	// Most scalars have no escapes: copy them at once.
 	if j := bytes.IndexByte(t[i:], q); j >= 0 && (q == '"' && bytes.IndexByte(t[i:i+j], '\\') < 0 ||
@@ -167,28 +183,50 @@ func quotedSegment(t []byte, i int, q byte, b []byte) ([]byte, int, int) {
 			return b, i + 1, len(b)
 		case c == '\\' && q == '"':
 			if i+1 == len(t) {
-				fail() // an escaped line break
+				return b, escapedBreak, len(b)
 			}
 			i++
+			if e := escapes[t[i]]; e != 0 {
+				b = append(b, e)
+				keep = len(b)
+				continue
+			}
+			size := 0
 			switch t[i] {
-			case '"', '\\', '\'':
+			case '"', '\\', '\'', '/', ' ':
+				if t[i] == '/' {
+					fail() // go-yaml v2 has no \/
+				}
 				b = append(b, t[i])
-			case 'n':
-				b = append(b, '\n')
-			case 't':
-				b = append(b, '\t')
+			case '0':
+				b = append(b, 0)
+			case 'N':
+				b = utf8.AppendRune(b, 0x85)
+			case '_':
+				b = utf8.AppendRune(b, 0xA0)
+			case 'L':
+				b = utf8.AppendRune(b, 0x2028)
+			case 'P':
+				b = utf8.AppendRune(b, 0x2029)
+			case 'x':
+				size = 2
 			case 'u':
-				if i+4 >= len(t) {
+				size = 4
+			case 'U':
+				size = 8
+			default:
+				fail()
+			}
+			if size > 0 {
+				if i+size >= len(t) {
 					fail()
 				}
-				r, err := strconv.ParseUint(string(t[i+1:i+5]), 16, 32)
-				if err != nil || r >= 0xD800 && r <= 0xDFFF {
+				r, err := strconv.ParseUint(string(t[i+1:i+1+size]), 16, 32)
+				if err != nil || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
 					fail()
 				}
 				b = utf8.AppendRune(b, rune(r))
-				i += 4
-			default:
-				fail()
+				i += size
 			}
 			keep = len(b)
 		default:
