@@ -16,6 +16,7 @@ package fastyaml
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -217,12 +218,21 @@ func (p *parser) value(n int, rest []byte, inMap bool) any {
 			if isSeqEntry(p.text) {
 				return p.sequence(p.ind)
 			}
-			return p.mapping(p.ind)
+			if _, _, ok := splitKey(p.text); ok {
+				return p.mapping(p.ind)
+			}
+			return p.scalar(n, p.text) // a scalar on the lines below
 		case inMap && p.ind == n && isSeqEntry(p.text):
 			return p.sequence(n)
 		}
 		return nil
 	}
+	return p.scalar(n, rest)
+}
+
+// scalar parses the scalar that starts at rest, the rest of the current line, as the value
+// of an entry of a collection at column n.
+func (p *parser) scalar(n int, rest []byte) any {
 	var v any
 	var tail []byte
 	switch rest[0] {
@@ -392,15 +402,19 @@ func (p *parser) literal(n int, h []byte) string {
 	checkTail(h[i:]) // an indentation indicator (a digit) is not supported
 	src, pos := p.src, p.next
 	// Leading empty lines, then the first content line fixes the indentation.
-	breaks, maxInd, firstInd := 0, 0, 0
+	breaks, maxInd, firstInd, end := 0, 0, 0, false
 	for {
 		sp := 0
 		for pos+sp < len(src) && src[pos+sp] == ' ' {
 			sp++
 		}
 		maxInd = max(maxInd, sp)
-		if pos+sp == len(src) || src[pos+sp] == '\t' {
-			fail() // an empty scalar at the end, or a tab in the indentation
+		if pos+sp == len(src) {
+			end = true
+			break
+		}
+		if src[pos+sp] == '\t' {
+			fail() // a tab in the indentation
 		}
 		if src[pos+sp] != '\n' {
 			firstInd = sp
@@ -410,8 +424,14 @@ func (p *parser) literal(n int, h []byte) string {
 		pos += sp + 1
 	}
 	ind := max(maxInd, n+1, 1)
-	if firstInd < ind {
-		fail() // an empty scalar, or leading empty lines longer than the first line
+	if end || firstInd < ind {
+		// An empty scalar: only its line breaks are kept, and only with "|+".
+		p.next = pos
+		p.advance()
+		if chomp == 1 {
+			return strings.Repeat("\n", breaks)
+		}
+		return ""
 	}
 	buf := make([]byte, 0, 64)
 	for range breaks {
