@@ -32,7 +32,7 @@ func benchObjects(b *testing.B, kind string) (*Validator, []map[string]any) {
 	return v, objs
 }
 
-func benchValidate(b *testing.B, kind string, update bool) {
+func benchValidate(b *testing.B, kind string, update, fast bool) {
 	v, objs := benchObjects(b, kind)
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -43,23 +43,40 @@ func benchValidate(b *testing.B, kind string, update bool) {
 		if update {
 			old = o
 		}
-		if errs, _ := v.Validate(ctx, nil, o, old, RuntimeCELCostBudget); len(errs) > 0 {
+		if fast {
+			if errs, _ := v.ValidateObject(ctx, nil, o, old, RuntimeCELCostBudget); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+		} else if errs, _ := v.Validate(ctx, nil, o, old, RuntimeCELCostBudget); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}
 }
 
 // BenchmarkValidateHTTPRoute evaluates the experimental HTTPRoute CRD's
-// rules on the Gateway API HTTPRoute examples (create).
-func BenchmarkValidateHTTPRoute(b *testing.B) { benchValidate(b, "HTTPRoute", false) }
+// rules on the Gateway API HTTPRoute examples (create), with cost tracking
+// (Validate).
+func BenchmarkValidateHTTPRoute(b *testing.B) { benchValidate(b, "HTTPRoute", false, false) }
 
 // BenchmarkValidateHTTPRouteUpdate is the same as an update from an equal
 // object (transition rules and ratcheting correlation).
-func BenchmarkValidateHTTPRouteUpdate(b *testing.B) { benchValidate(b, "HTTPRoute", true) }
+func BenchmarkValidateHTTPRouteUpdate(b *testing.B) { benchValidate(b, "HTTPRoute", true, false) }
 
 // BenchmarkValidateGateway evaluates the experimental Gateway CRD's rules
 // on the Gateway examples.
-func BenchmarkValidateGateway(b *testing.B) { benchValidate(b, "Gateway", false) }
+func BenchmarkValidateGateway(b *testing.B) { benchValidate(b, "Gateway", false, false) }
+
+// BenchmarkValidateObjectHTTPRoute is BenchmarkValidateHTTPRoute through
+// ValidateObject (the untracked fast path).
+func BenchmarkValidateObjectHTTPRoute(b *testing.B) { benchValidate(b, "HTTPRoute", false, true) }
+
+// BenchmarkValidateObjectHTTPRouteUpdate is BenchmarkValidateHTTPRouteUpdate
+// through ValidateObject.
+func BenchmarkValidateObjectHTTPRouteUpdate(b *testing.B) { benchValidate(b, "HTTPRoute", true, true) }
+
+// BenchmarkValidateObjectGateway is BenchmarkValidateGateway through
+// ValidateObject.
+func BenchmarkValidateObjectGateway(b *testing.B) { benchValidate(b, "Gateway", false, true) }
 
 // BenchmarkNewValidatorHTTPRoute compiles every rule of the experimental
 // HTTPRoute v1 schema.

@@ -105,8 +105,9 @@ func (p *fastPlan) untracked(env *celgo.Env, ast *celgo.Ast, maxCost uint64) (ce
 	if bound > p.perCallLimit || bound > math.MaxInt64 {
 		return nil, 0, false
 	}
-	// InterruptCheckFrequency keeps evaluation cancellable through ctx.
-	prog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency))
+	// InterruptCheckFrequency keeps evaluation cancellable through ctx;
+	// withoutCostTracking undoes the environment's cost tracking.
+	prog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
 	if err != nil {
 		return nil, 0, false
 	}
