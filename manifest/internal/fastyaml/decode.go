@@ -7,11 +7,12 @@
 // It is conservative: whenever the input uses anything outside the subset, or anything whose
 // meaning it is not certain of, it gives up and the caller falls back to the full decoder,
 // which stays the only source of errors. Supported: block mappings and sequences (including
-// "- key: v" and sequences at their parent key's indentation), one-line plain, single- and
-// double-quoted scalars, literal block scalars ("|", "|-", "|+"), empty flow collections,
-// flow sequences of one-line scalars, comments and a leading "---". Anchors, aliases, tags,
-// merge keys, complex keys, folded and multi-line scalars, tabs outside block scalars,
-// directives, carriage returns, duplicate keys and timestamps make it give up.
+// "- key: v" and sequences at their parent key's indentation), plain, single- and
+// double-quoted scalars (also over several lines), literal block scalars ("|", "|-", "|+"),
+// one-line flow collections, comments, a leading "---" and CRLF line breaks. Anchors,
+// aliases, tags, merge keys, complex keys, folded scalars, indentation indicators, tabs
+// outside block scalars and comments, directives, lone carriage returns, duplicate keys,
+// timestamps, NaN and infinities make it give up.
 package fastyaml
 
 import (
@@ -39,6 +40,14 @@ func fail() { panic(failure{}) }
 // supported subset or invalid; the caller must then use the full decoder. Decode never
 // returns an error of its own.
 func Decode(raw []byte) (v any, ok bool) {
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		// CRLF line breaks read as LF ones everywhere (go-yaml's read_line); a lone CR is a
+		// line break of its own to go-yaml, which is left to it.
+		if bytes.Count(raw, []byte("\r")) != bytes.Count(raw, []byte("\r\n")) {
+			return nil, false
+		}
+		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+	}
 	if !clean(raw) {
 		return nil, false
 	}
@@ -240,16 +249,10 @@ func (p *parser) scalar(n int, rest []byte) any {
 		return p.literal(n, rest)
 	case '"', '\'':
 		v, tail = p.quoted(n, rest)
-	case '[':
+	case '[', '{':
 		var end int
-		v, end = flowSeq(rest)
+		v, end = flow(rest, 0, p.depth)
 		tail = rest[end:]
-	case '{':
-		i := skipBlanks(rest, 1)
-		if i == len(rest) || rest[i] != '}' {
-			fail()
-		}
-		v, tail = map[string]any{}, rest[i+1:]
 	default:
 		if !plainStart(rest) {
 			fail()

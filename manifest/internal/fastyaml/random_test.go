@@ -18,7 +18,8 @@ var scalars = []string{
 	"http://x:80/", "a#b", "a # comment", "<br>", "é", "\u263A", "a  ",
 	"''", "'it''s'", "'a # b'", "'a: b'", "\"\"", "\"a\\\"b\"", "\"\\n\\t\\\\\"", "\"\\u00e9\"",
 	"\"\\x41\"", "\"a # b\"", "'yes'", "\"1\"",
-	"[]", "{}", "[ ]", "[a, 1, 'b', \"c\", yes, ~]", "[a,b]",
+	"[]", "{}", "[ ]", "[a, 1, 'b', \"c\", yes, ~]", "[a,b]", "{a: 1, 'b': [c, 0x1], 1: {d: e}}",
+	"[{a: b}, [1, 2.5], []]", "{yes: no}",
 }
 
 // unsupported are scalars Decode leaves to the full decoder.

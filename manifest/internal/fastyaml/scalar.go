@@ -239,66 +239,128 @@ func quotedSegment(t []byte, i int, q byte, b []byte) ([]byte, int, int) {
 	return b, -1, keep
 }
 
-// flowSeq decodes the one-line flow sequence of scalars at the start of t ("[a, 'b', 1]")
-// and returns it with the offset just past it. Nested collections, empty entries, a
-// trailing comma and ':' or '?' in plain entries make it give up.
-func flowSeq(t []byte) ([]any, int) {
-	s := []any{}
-	i := skipBlanks(t, 1)
-	if i < len(t) && t[i] == ']' {
-		return s, i + 1
+// flow decodes the one-line flow collection or scalar at t[i:] (flow sequences and
+// mappings of scalars, nested as deep as maxDepth) and returns it with the offset just
+// past it. Anything spanning lines, empty entries, trailing commas, single-pair mappings in
+// sequences, keys without ": ", and ':' or '?' inside plain scalars make it give up.
+func flow(t []byte, i, depth int) (any, int) {
+	if i == len(t) || depth > maxDepth {
+		fail()
 	}
-	for {
-		if i == len(t) {
-			fail()
+	switch t[i] {
+	case '[':
+		s := []any{}
+		i = skipBlanks(t, i+1)
+		if i < len(t) && t[i] == ']' {
+			return s, i + 1
 		}
-		switch t[i] {
-		case '"', '\'':
-			v, n := quoted(t[i:])
+		for {
+			var v any
+			v, i = flow(t, i, depth+1)
 			s = append(s, v)
-			i += n
-		default:
-			start := i
-			switch c := t[i]; c {
-			case '-':
-				if i+1 == len(t) || strings.IndexByte(" ,[]{}", t[i+1]) >= 0 {
-					fail()
-				}
-			case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
+			if i = flowNext(t, i, ']'); i < 0 {
+				return s, -i
+			}
+		}
+	case '{':
+		m := map[string]any{}
+		i = skipBlanks(t, i+1)
+		if i < len(t) && t[i] == '}' {
+			return m, i + 1
+		}
+		for {
+			if i == len(t) {
 				fail()
 			}
-			for ; i < len(t) && t[i] != ',' && t[i] != ']'; i++ {
-				switch t[i] {
-				case '[', '{', '}', ':', '?':
-					fail()
-				case '#':
-					if t[i-1] == ' ' {
-						fail()
-					}
-				}
+			var key string
+			if t[i] == '"' || t[i] == '\'' {
+				var n int
+				key, n = quoted(t[i:])
+				i += n
+			} else {
+				end := flowPlainEnd(t, i)
+				key = keyString(t[i:end])
+				i = end
 			}
-			end := i
-			for t[end-1] == ' ' {
-				end--
+			if i+1 >= len(t) || t[i] != ':' || t[i+1] != ' ' {
+				fail()
 			}
-			s = append(s, jsonValue(resolve(t[start:end])))
+			if _, dup := m[key]; dup {
+				fail()
+			}
+			m[key], i = flow(t, skipBlanks(t, i+1), depth+1)
+			if i = flowNext(t, i, '}'); i < 0 {
+				return m, -i
+			}
 		}
-		i = skipBlanks(t, i)
-		if i == len(t) {
+	case '"', '\'':
+		v, n := quoted(t[i:])
+		return v, i + n
+	}
+	end := flowPlainEnd(t, i)
+	return jsonValue(resolve(t[i:end])), end
+}
+
+// flowNext skips the blanks and the ',' after an entry of a flow collection that ends with
+// closer, returning the offset of the next entry, or minus the offset past the closer.
+func flowNext(t []byte, i int, closer byte) int {
+	i = skipBlanks(t, i)
+	if i == len(t) {
+		fail()
+	}
+	switch t[i] {
+	case closer:
+		return -(i + 1)
+	case ',':
+		i = skipBlanks(t, i+1)
+		if i == len(t) || t[i] == closer || t[i] == ',' {
+			fail() // a trailing comma or an empty entry
+		}
+		return i
+	}
+	fail()
+	return 0
+}
+
+// flowPlainEnd returns the end of the plain scalar at t[i:] in a flow collection, without
+// trailing blanks: it ends before ',', ']', '}' or ": ".
+func flowPlainEnd(t []byte, i int) int {
+	switch c := t[i]; c {
+	case '-':
+		if i+1 == len(t) || strings.IndexByte(" ,[]{}", t[i+1]) >= 0 {
 			fail()
 		}
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
+		fail()
+	}
+	start := i
+	for ; i < len(t) && t[i] != ',' && t[i] != ']' && t[i] != '}'; i++ {
 		switch t[i] {
-		case ']':
-			return s, i + 1
-		case ',':
-			i = skipBlanks(t, i+1)
-			if i < len(t) && t[i] == ']' {
-				fail() // a trailing comma
-			}
-		default:
+		case '[', '{', '?':
 			fail()
+		case ':':
+			if i+1 < len(t) && t[i+1] == ' ' {
+				return trimEnd(t, start, i)
+			}
+			fail()
+		case '#':
+			if t[i-1] == ' ' {
+				fail()
+			}
 		}
 	}
+	return trimEnd(t, start, i)
+}
+
+// trimEnd returns end moved back over blanks, failing when nothing is left after start.
+func trimEnd(t []byte, start, end int) int {
+	for end > start && t[end-1] == ' ' {
+		end--
+	}
+	if end == start {
+		fail()
+	}
+	return end
 }
 
 func skipBlanks(t []byte, i int) int {
