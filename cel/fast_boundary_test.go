@@ -48,7 +48,7 @@ func TestFastPathBoundaries(t *testing.T) {
 			schema: ints, obj: `{items: [1, 2, 3]}`, budget: 6, wantFast: true},
 		{name: "budget exactly the actual cost, below the bound: tracked",
 			schema: `{type: array, items: {type: string, maxLength: 10, x-kubernetes-validations: [{rule: "self.contains('a')"}]}}`,
-			obj: `[a, b, ab]`, budget: 6, want: []string{`root[1]: Invalid value: "b": failed rule: self.contains('a')`}},
+			obj:    `[a, b, ab]`, budget: 6, want: []string{`root[1]: Invalid value: "b": failed rule: self.contains('a')`}},
 		{name: "budget ample: fast",
 			schema: ints, obj: `{items: [1, -2, 3]}`, budget: 1000,
 			want: []string{"root.items[1]: Invalid value: -2: failed rule: self >= 0"}, wantFast: true},
@@ -85,7 +85,7 @@ func TestFastPathBoundaries(t *testing.T) {
 			obj: `{i: 2}`, wantFast: true},
 		{name: "string beyond its maxLength: tracked (the bound assumes maxLength)",
 			schema: `{type: object, properties: {s: {type: string, maxLength: 2, x-kubernetes-validations: [{rule: "self.size() < 100", message: "short"}]}}}`,
-			obj: `{s: "` + strings.Repeat("a", 200) + `"}`, want: []string{`root.s: Invalid value: "` + strings.Repeat("a", 200) + `": short`}},
+			obj:    `{s: "` + strings.Repeat("a", 200) + `"}`, want: []string{`root.s: Invalid value: "` + strings.Repeat("a", 200) + `": short`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
