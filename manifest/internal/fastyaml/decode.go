@@ -8,9 +8,9 @@
 // meaning it is not certain of, it gives up and the caller falls back to the full decoder,
 // which stays the only source of errors. Supported: block mappings and sequences (including
 // "- key: v" and sequences at their parent key's indentation), plain, single- and
-// double-quoted scalars (also over several lines), literal block scalars ("|", "|-", "|+"),
+// double-quoted scalars (also over several lines), literal and folded block scalars,
 // one-line flow collections, comments, a leading "---" and CRLF line breaks. Anchors,
-// aliases, tags, merge keys, complex keys, folded scalars, indentation indicators, tabs
+// aliases, tags, merge keys, complex keys, block scalar indentation indicators, tabs
 // outside block scalars and comments, directives, lone carriage returns, duplicate keys,
 // timestamps, NaN and infinities make it give up.
 package fastyaml
@@ -245,8 +245,8 @@ func (p *parser) scalar(n int, rest []byte) any {
 	var v any
 	var tail []byte
 	switch rest[0] {
-	case '|':
-		return p.literal(n, rest)
+	case '|', '>':
+		return p.block(n, rest)
 	case '"', '\'':
 		v, tail = p.quoted(n, rest)
 	case '[', '{':
@@ -390,9 +390,11 @@ func checkTail(t []byte) {
 	}
 }
 
-// literal parses a literal block scalar whose header (from '|') is h, the value of an entry
-// of a collection at column n, mirroring go-yaml's yaml_parser_scan_block_scalar.
-func (p *parser) literal(n int, h []byte) string {
+// block parses a literal or folded block scalar whose header (from '|' or '>') is h, the
+// value of an entry of a collection at column n, mirroring go-yaml's
+// yaml_parser_scan_block_scalar.
+func (p *parser) block(n int, h []byte) string {
+	folded := h[0] == '>'
 	chomp := 0 // clip
 	i := 1
 	if i < len(h) && (h[i] == '-' || h[i] == '+') {
@@ -440,7 +442,7 @@ func (p *parser) literal(n int, h []byte) string {
 	for range breaks {
 		buf = append(buf, '\n')
 	}
-	trailing, nl, first := 0, false, true
+	trailing, nl, first, leadingBlank := 0, false, true, false
 	for pos < len(src) {
 		start := pos
 		sp := 0
@@ -472,9 +474,19 @@ func (p *parser) literal(n int, h []byte) string {
 			pos++
 			continue
 		}
-		if !first && nl {
+		blank := src[pos] == ' ' || src[pos] == '\t'
+		switch {
+		case first:
+		case folded && !leadingBlank && !blank && nl:
+			// Folding: a line break between two lines that do not start with a blank
+			// becomes a space, or nothing when empty lines follow it.
+			if trailing == 0 {
+				buf = append(buf, ' ')
+			}
+		case nl:
 			buf = append(buf, '\n')
 		}
+		leadingBlank = blank
 		for range trailing {
 			buf = append(buf, '\n')
 		}

@@ -78,9 +78,9 @@ func (g *gen) value(n, depth int) {
 		}
 		g.b.WriteString("\n")
 	case k == 4:
-		headers := []string{"|", "|-", "|+", "|  # c"}
+		headers := []string{"|", "|-", "|+", "|  # c", ">", ">-", ">+"}
 		if g.risky {
-			headers = append(headers, ">", "|2", "|-1")
+			headers = append(headers, "|2", "|-1", ">1")
 		}
 		g.b.WriteString(" " + g.pick(headers) + "\n")
 		ind := n + 1 + g.r.IntN(3)
