@@ -285,3 +285,40 @@ properties:
 		}
 	}
 }
+
+// Defaults of int-or-string fields are not type-checked: the apiserver
+// validates defaults against Structural.ToKubeOpenAPI, which publishes
+// x-kubernetes-int-or-string without type [integer, string]. The expected
+// lines are the apiserver's (bench.CheckCRD, the real
+// ValidateCustomResourceDefinition, on the same schema in a CRD).
+func TestValidateDefaultsIntOrStringUntyped(t *testing.T) {
+	s := mustSchema(t, `
+type: object
+properties:
+  a: {x-kubernetes-int-or-string: true, default: {x: 1}}
+  b:
+    x-kubernetes-int-or-string: true
+    anyOf: [{type: integer}, {type: string}]
+    default: {x: 1}
+  c: {x-kubernetes-int-or-string: true, default: 1.5}
+  d: {x-kubernetes-int-or-string: true, default: 80}
+`)
+	errs, err := ValidateDefaults(context.Background(), field.NewPath("spec", "validation", "openAPIV3Schema"), s, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "spec.validation.openAPIV3Schema.properties"
+	want := []string{
+		p + `[a].default: Invalid value: {"x":1}: must not have unknown fields`,
+		p + `[b].default: Invalid value: {"x":1}: must not have unknown fields`,
+		p + `[b].default: Invalid value: "": "" must validate at least one schema (anyOf)`,
+		p + `[b].default: Invalid value: "object":  in body must be of type integer: "object"`,
+	}
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -13,14 +13,15 @@ import (
 
 // NewValidators returns the Validators ValidateDefaults uses, for the
 // Kubernetes 1.x minor version kubernetesMinor (0: the packages' default,
-// 1.37): OpenAPI validation by kdv.dev/validation (without CEL and without
-// list-type uniqueness, which the apiserver does not check for defaults)
-// and CEL rules by kdv.dev/cel with the apiserver's per-call limit.
+// 1.37): OpenAPI validation by kdv.dev/validation (without CEL, without
+// list-type uniqueness, which the apiserver does not check for defaults, and
+// with int-or-string fields untyped, as Structural.ToKubeOpenAPI makes
+// them) and CEL rules by kdv.dev/cel with the apiserver's per-call limit.
 func NewValidators(kubernetesMinor int) Validators {
 	return Validators{
 		EmbeddedMeta: objectmeta.Validate,
 		OpenAPI: func(ctx context.Context, pth *field.Path, obj any, s *schema.Structural) field.ErrorList {
-			v, err := validation.New(s, validation.Options{FieldPath: pth, SkipCEL: true, KubernetesMinor: kubernetesMinor})
+			v, err := validation.New(s, validation.Options{FieldPath: pth, SkipCEL: true, KubernetesMinor: kubernetesMinor, UntypedIntOrString: true})
 			if err != nil {
 				return field.ErrorList{field.InternalError(pth, err)}
 			}

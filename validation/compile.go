@@ -68,8 +68,9 @@ type prop struct {
 }
 
 type compiler struct {
-	formats *formats.Registry
-	depth   int
+	formats            *formats.Registry
+	depth              int
+	untypedIntOrString bool // see Options.UntypedIntOrString
 }
 
 const maxSchemaDepth = 10000
@@ -84,7 +85,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		return nil, fmt.Errorf("schema nested deeper than %d levels", maxSchemaDepth)
 	}
 	n := &node{}
-	types := typesOf(s.Type, s.XIntOrString)
+	types := typesOf(s.Type, s.XIntOrString && !c.untypedIntOrString)
 	if err := c.values(n, types, s.Nullable, s.ValueValidation); err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
 	n := &node{}
 	// Junctor clauses are not structural, but the apiserver validates
 	// whatever they hold, types included.
-	types := typesOf(v.ForbiddenGenerics.Type, v.ForbiddenExtensions.XIntOrString)
+	types := typesOf(v.ForbiddenGenerics.Type, v.ForbiddenExtensions.XIntOrString && !c.untypedIntOrString)
 	vv := v.ValueValidation
 	if err := c.values(n, types, v.ForbiddenGenerics.Nullable, &vv); err != nil {
 		return nil, err

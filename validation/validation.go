@@ -109,6 +109,13 @@ type Options struct {
 	// blocking error (their input is not what they were written for), but
 	// without the note.
 	BuiltIn bool
+	// UntypedIntOrString makes x-kubernetes-int-or-string add no type
+	// check, as when the apiserver validates default values: it converts
+	// the schema with Structural.ToKubeOpenAPI, which publishes the
+	// extension without type [integer, string] (custom resources are
+	// validated through ConvertJSONSchemaProps, which adds the type). So
+	// the apiserver accepts `default: {x: 1}` on an int-or-string field.
+	UntypedIntOrString bool
 }
 
 // Validator is a compiled structural schema. It is safe for concurrent use.
@@ -128,7 +135,7 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	if opts.Formats == nil {
 		opts.Formats = formats.ForVersion(opts.KubernetesMinor)
 	}
-	c := &compiler{formats: opts.Formats}
+	c := &compiler{formats: opts.Formats, untypedIntOrString: opts.UntypedIntOrString}
 	root, err := c.structural(s)
 	if err != nil {
 		return nil, err
