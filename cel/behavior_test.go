@@ -283,6 +283,7 @@ func TestRatcheting(t *testing.T) {
 			if len(errs2) != len(errs) {
 				t.Errorf("Validate returned %d errors, ValidateWithWarnings %d", len(errs2), len(errs))
 			}
+			assertSameAsTracked(t, c.name, v, field.NewPath("root"), yamlObj(t, c.newObj), yamlObj(t, c.oldObj), budget)
 		})
 	}
 }
@@ -325,6 +326,7 @@ func TestMessageExpression(t *testing.T) {
 				budget = RuntimeCELCostBudget
 			}
 			errs, rem := v.Validate(context.Background(), field.NewPath("root"), obj, nil, budget)
+			assertSameAsTracked(t, c.name, v, field.NewPath("root"), obj, nil, budget)
 			if len(errs) != 1 {
 				t.Fatalf("want 1 error, got %v", errs)
 			}
@@ -509,6 +511,11 @@ func TestCELValidationLimit(t *testing.T) {
 	errs, _ = cv.Validate(ctx, field.NewPath("root"), cobj, nil, RuntimeCELCostBudget)
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "operation interrupted") {
 		t.Errorf("cancelled: %v", errs)
+	}
+	// the untracked program is interruptible too
+	ferrs, _, ok := cv.validateFast(ctx, field.NewPath("root"), cobj, nil, RuntimeCELCostBudget)
+	if !ok || !equalStrings(errList(ferrs), errList(errs)) {
+		t.Errorf("cancelled, fast (completed %v): %v", ok, ferrs)
 	}
 }
 

@@ -35,7 +35,8 @@ const fuzzSchema = `
 	`
 
 // FuzzValidate: arbitrary rules, message expressions, field paths and
-// values never panic, neither at compile time nor at evaluation.
+// values never panic, neither at compile time nor at evaluation, and the
+// fast path (ValidateObject) agrees with tracked evaluation.
 func FuzzValidate(f *testing.F) {
 	f.Add("self.s == 'x'", "'msg ' + self.s", ".s", []byte(`{"s":"x","i":1,"lm":[{"k":"a","v":1}]}`), []byte(`{"lm":[{"k":"a","v":2}]}`))
 	f.Add("self.lm.all(x, x.v > 0)", "", "", []byte(`{"lm":[{"k":"a","v":-1}],"m":{"a":"b"}}`), []byte(`null`))
@@ -62,6 +63,15 @@ func FuzzValidate(f *testing.F) {
 		v, _ := NewValidator(s, true, Options{FieldPath: field.NewPath("spec", "validation", "openAPIV3Schema")})
 		_, _ = v.Validate(context.Background(), nil, obj, nil, RuntimeCELCostBudget)
 		_, _, _ = v.ValidateWithWarnings(context.Background(), field.NewPath("x"), obj, old, 1000)
+		// the untracked fast path gives exactly the tracked errors and
+		// warnings, at any budget
+		assertSameAsTracked(t, "create", v, nil, obj, nil, RuntimeCELCostBudget)
+		assertSameAsTracked(t, "update", v, field.NewPath("x"), obj, old, 1000)
+		if _, _, rem := v.ValidateWithWarnings(context.Background(), nil, obj, old, RuntimeCELCostBudget); rem >= 0 && rem < RuntimeCELCostBudget {
+			c := RuntimeCELCostBudget - rem
+			assertSameAsTracked(t, "update at the actual cost", v, nil, obj, old, c)
+			assertSameAsTracked(t, "update below the actual cost", v, nil, obj, old, c-1)
+		}
 		_, _, _ = ValidFieldPath(fieldPath, s)
 	})
 }

@@ -583,6 +583,7 @@ func TestValidationExpressions(t *testing.T) {
 					t.Fatalf("validator: %v", cerrs)
 				}
 				errs, rem := v.Validate(ctx, field.NewPath("root"), obj, old, RuntimeCELCostBudget)
+				assertSameAsTracked(t, rule, v, field.NewPath("root"), obj, old, RuntimeCELCostBudget)
 				for _, err := range errs {
 					t.Errorf("unexpected error: %v", err)
 				}
@@ -600,6 +601,7 @@ func TestValidationExpressions(t *testing.T) {
 				rs := withRule(s, rule)
 				v, _ := NewValidator(rs, true, Options{SkipCheck: true})
 				errs, _ := v.Validate(ctx, field.NewPath("root"), obj, old, RuntimeCELCostBudget)
+				assertSameAsTracked(t, rule, v, field.NewPath("root"), obj, old, RuntimeCELCostBudget)
 				if len(errs) == 0 {
 					t.Fatal("expected validation errors but got none")
 				}

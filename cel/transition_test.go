@@ -77,6 +77,7 @@ func TestTransitionCorrelation(t *testing.T) {
 			s := yamlSchema(t, c.schema)
 			v, _ := NewValidator(s, false, Options{SkipCheck: true})
 			errs, _ := v.Validate(context.Background(), field.NewPath("root"), yamlObj(t, c.obj), yamlObj(t, c.old), RuntimeCELCostBudget)
+			assertSameAsTracked(t, c.name, v, field.NewPath("root"), yamlObj(t, c.obj), yamlObj(t, c.old), RuntimeCELCostBudget)
 			if got := errStrings(errs); !equalStrings(got, sorted(c.want)) {
 				t.Errorf("got  %q\nwant %q", got, sorted(c.want))
 			}
