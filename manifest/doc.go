@@ -37,6 +37,11 @@
 // errors, with the messages of the apiserver's strict decoding (`key "x" already set in map`
 // for YAML, `duplicate field "x"` for JSON) and the line of the repeated key.
 //
+// Most manifests are written in a simple subset of YAML (block collections, one-line flow
+// collections, plain, quoted and block scalars, comments). Such documents are decoded by a
+// faster decoder of that subset which produces the very same values; anything outside it,
+// and every document with an error, goes through the decoders above.
+//
 // # Limits
 //
 // A document over Options.MaxDocumentBytes (default 3 MiB, the apiserver's

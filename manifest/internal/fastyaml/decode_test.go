@@ -1,6 +1,9 @@
 package fastyaml
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -204,6 +207,16 @@ func TestDecodeTable(t *testing.T) {
 func FuzzFastYAML(f *testing.F) {
 	for _, tt := range cases {
 		f.Add([]byte(tt.in))
+	}
+	// Real manifests, for mutations of realistic layouts.
+	examples, _ := filepath.Glob(filepath.Join("..", "..", "..", "..", "shared", "corpus", "gateway-api", "examples", "standard", "*.yaml"))
+	for _, e := range examples {
+		data, _ := os.ReadFile(e)
+		for _, doc := range bytes.Split(data, []byte("\n---\n")) {
+			if len(doc) < 4096 {
+				f.Add(doc)
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := Decode(data)

@@ -10,7 +10,8 @@ import (
 )
 
 // splitKey splits a mapping entry line "key: rest" into the key's text (still quoted when it
-// is quoted) and the rest of the line after the ':' and the blanks after it. ok is false when t is not a one-line key followed by ": " or a final ':'.
+// is quoted) and the rest of the line after the ':' and the blanks after it. ok is false
+// when t is not a one-line key followed by ": " or a final ':'.
 func splitKey(t []byte) (key, rest []byte, ok bool) {
 	end := 0
 	switch t[0] {
