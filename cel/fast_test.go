@@ -47,8 +47,8 @@ func errList(errs field.ErrorList) []string {
 	return out
 }
 
-// assertBudgets compares fast and tracked at the full budget and at budgets
-// around the object's actual total cost C (C, C-1, C/2, 1): if a cost
+// assertBudgets compares fast and tracked at the full budget and at the
+// object's actual total cost C and C-1: if a cost
 // bound were below an actual cost, the fast path would miss the budget
 // error at C-1.
 func assertBudgets(t testing.TB, name string, v *Validator, obj, old any) (fastCompleted bool) {
@@ -56,7 +56,7 @@ func assertBudgets(t testing.TB, name string, v *Validator, obj, old any) (fastC
 	fastCompleted = assertSameAsTracked(t, name, v, nil, obj, old, RuntimeCELCostBudget)
 	_, _, rem := v.ValidateWithWarnings(context.Background(), nil, obj, old, RuntimeCELCostBudget)
 	if c := RuntimeCELCostBudget - rem; rem >= 0 && c > 0 {
-		for _, b := range []int64{c, c - 1, c / 2, 1} {
+		for _, b := range []int64{c, c - 1} {
 			assertSameAsTracked(t, name, v, nil, obj, old, b)
 		}
 	}
@@ -190,7 +190,7 @@ func mutations(obj map[string]any, n int, seed int64) []map[string]any {
 func TestFastPathCorpus(t *testing.T) {
 	crds := corpusCRDs(t, "gateway-api/config/crd", "prometheus-operator", "cluster-api")
 	objects := corpusObjects(t)
-	maxObjects, maxMutations := 25, 12
+	maxObjects, maxMutations := 15, 8
 	if testing.Short() {
 		maxObjects, maxMutations = 5, 4
 	}
@@ -257,11 +257,15 @@ func TestCostBoundCorpus(t *testing.T) {
 				continue
 			}
 			v, _ := NewValidator(s, true, Options{SkipCheck: true})
-			for i, o := range objects[k] {
+			objs := objects[k]
+			if len(objs) > 25 {
+				objs = objs[:25]
+			}
+			for i, o := range objs {
 				obj := deepCopy(o.obj).(map[string]any)
 				applyDefaults(obj, s)
 				pairs := [][2]any{{obj, nil}, {obj, deepCopy(obj)}}
-				for _, m := range mutations(obj, 8, int64(i)) {
+				for _, m := range mutations(obj, 6, int64(i)) {
 					pairs = append(pairs, [2]any{m, nil}, [2]any{m, obj})
 				}
 				for _, p := range pairs {
