@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"kdv.dev/builtin"
 	"kdv.dev/defaulting"
 	"kdv.dev/pruning"
 	kdvschema "kdv.dev/schema"
@@ -88,6 +89,12 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		return nil, fmt.Errorf("no schema for %s", s.GVK)
 	}
 	ns := s.Namespaced
+	var nameRule func(string, bool) []string
+	if s.BuiltIn {
+		// built-in kinds have their own name rules (custom resources: nil,
+		// the DNS subdomain)
+		nameRule = builtin.NameValidation(s.GVK.GroupKind())
+	}
 	v, err := validation.New(s.Structural, validation.Options{
 		IsResourceRoot:        true,
 		KubernetesMinor:       opts.KubernetesMinor,
@@ -97,6 +104,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		IgnoreResourceVersion: true,
 		BuiltIn:               s.BuiltIn,
 		Scale:                 s.Scale,
+		NameValidation:        nameRule,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)

@@ -14,8 +14,8 @@ import (
 // namespace, labels, annotations, a null creationTimestamp and, on update,
 // resourceVersion, all well-typed); anything else, and every invalid value, goes through
 // apimachinery's validation for the exact errors. The checks mirror
-// NameIsDNSSubdomain, ValidateNamespaceName, ValidateLabels and
-// ValidateAnnotations (k8s.io/apimachinery pkg/api/validation,
+// NameIsDNSSubdomain (or Options.NameValidation), ValidateNamespaceName,
+// ValidateLabels and ValidateAnnotations (k8s.io/apimachinery pkg/api/validation,
 // pkg/apis/meta/v1/validation, pkg/util/validation).
 func (v *Validator) metaFastValid(obj, old value.Value, update bool) bool {
 	m, ok := obj.Get("metadata")
@@ -26,7 +26,7 @@ func (v *Validator) metaFastValid(obj, old value.Value, update bool) bool {
 		return false
 	}
 	name, _ := m.Get("name")
-	if !isDNS1123Subdomain(name.Str()) {
+	if !v.nameFastValid(name.Str()) {
 		return false
 	}
 	ns, hasNS := m.Get("namespace")
@@ -58,6 +58,19 @@ func (v *Validator) metaFastValid(obj, old value.Value, update bool) bool {
 	oname, _ := om.Get("name")
 	ons, _ := om.Get("namespace")
 	return oname.Str() == name.Str() && ons.Str() == ns.Str()
+}
+
+// nameFastValid reports whether name passes the kind's name rule:
+// Options.NameValidation when set (a kind-specific ValidateNameFunc, called
+// as ValidateObjectMeta calls it; it returns no messages for a valid name),
+// the allocation-free DNS-subdomain check otherwise. An empty name is never
+// valid (ValidateObjectMeta requires one; some rules, e.g. path segments,
+// accept "").
+func (v *Validator) nameFastValid(name string) bool {
+	if v.opts.NameValidation != nil {
+		return name != "" && len(v.opts.NameValidation(name, false)) == 0
+	}
+	return isDNS1123Subdomain(name)
 }
 
 // simpleMeta reports whether metadata has only the fields the fast path

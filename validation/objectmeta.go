@@ -55,8 +55,9 @@ func (v *Validator) typeMeta(obj value.Value) field.ErrorList {
 
 // rootMeta mirrors validateObjectMetaDeclaratively and its update variant
 // (validator.go): the root's metadata decoded to metav1.ObjectMeta and
-// validated with the DNS-subdomain name rule on create, and with the update
-// rules (immutable name, namespace, ...) on update.
+// validated with the name rule on create (Options.NameValidation, by default
+// the custom resources' DNS subdomain), and with the update rules (immutable
+// name, namespace, ...) on update, which do not check the name again.
 func (v *Validator) rootMeta(ctx context.Context, obj, old value.Value, update bool) field.ErrorList {
 	if v.metaFastValid(obj, old, update) {
 		return nil
@@ -79,7 +80,11 @@ func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, upda
 	}
 	p := field.NewPath("metadata")
 	if !update {
-		return metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, namespaced, metavalidation.NameIsDNSSubdomain, p, declarativeBeta)
+		var nameFn metavalidation.ValidateNameFunc = metavalidation.NameIsDNSSubdomain
+		if v.opts.NameValidation != nil {
+			nameFn = v.opts.NameValidation
+		}
+		return metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, namespaced, nameFn, p, declarativeBeta)
 	}
 	oldMeta, errs := rootObjectMeta(old)
 	if len(errs) > 0 {

@@ -109,6 +109,15 @@ type Options struct {
 	// blocking error (their input is not what they were written for), but
 	// without the note.
 	BuiltIn bool
+	// NameValidation is the ValidateNameFunc the apiserver passes to
+	// ValidateObjectMeta for the kind at this resource root: on create it
+	// checks metadata.name, and metadata.generateName with prefix true,
+	// returning one message per violated rule (each becomes an Invalid
+	// error on that field). nil means apimachinery's NameIsDNSSubdomain,
+	// the rule for custom resources; many built-in kinds use another one
+	// (kdv.dev/builtin NameValidation): RBAC kinds take path segment
+	// names, Services DNS-1035 labels, Namespaces DNS-1123 labels, ...
+	NameValidation func(name string, prefix bool) []string
 	// UntypedIntOrString makes x-kubernetes-int-or-string add no type
 	// check, as when the apiserver validates default values: it converts
 	// the schema with Structural.ToKubeOpenAPI, which publishes the

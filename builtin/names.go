@@ -1,0 +1,190 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// NameValidation returns the name rule of the built-in kind gk: the
+// ValidateNameFunc that the kind's hand-written validation in
+// kubernetes/kubernetes pkg/apis/<group>/validation passes to
+// ValidateObjectMeta on create. It is called with the name (prefix false)
+// and with metadata.generateName (prefix true) and returns one message per
+// violated rule, apimachinery's own messages, each reported as
+// `metadata.name: Invalid value: "<name>": <message>`. The update path does
+// not check names again (names are immutable). nil means apimachinery's
+// NameIsDNSSubdomain, the rule of custom resources and of most built-in
+// kinds, and of every kind not in the table below. The table was read from
+// Kubernetes 1.33-1.37 sources (files named per group in names.go); the
+// Go functions are apimachinery's where Kubernetes uses them, and copies of
+// Kubernetes' small functions otherwise.
+//
+// Kinds whose rule differs from NameIsDNSSubdomain:
+//
+//   - core Service: NameIsDNS1035Label; Namespace: NameIsDNSLabel
+//     (ValidateNamespaceName).
+//   - core Event (v1): no name rule in its validation (legacyValidateEvent),
+//     so only the registry's generic path segment check (k8s.io/apiserver
+//     pkg/registry/rest ValidateCreate) applies. events.k8s.io Event keeps
+//     NameIsDNSSubdomain.
+//   - apps StatefulSet: NameIsDNSLabel.
+//   - batch CronJob: NameIsDNSSubdomain plus "must be no more than 52
+//     characters" (ValidateCronJobCreate; the apiserver reports it after
+//     the spec errors, kdv with the metadata errors).
+//   - rbac.authorization.k8s.io Role, ClusterRole, RoleBinding,
+//     ClusterRoleBinding: path segment names (ValidateRBACName), so
+//     "system:kube-scheduler" is valid.
+//   - policy PodDisruptionBudget and certificates.k8s.io
+//     CertificateSigningRequest: no name rule of their own, the generic
+//     path segment check.
+//   - networking.k8s.io IPAddress: a canonical IP address
+//     (ValidateIPAddressName, utilvalidation.IsValidIP).
+//   - coordination.k8s.io LeaseCandidate: a ConfigMap key
+//     (ValidLeaseCandidateName, utilvalidation.IsConfigMapKey).
+//   - internal.apiserver.k8s.io StorageVersion: <group>.<resource>
+//     (ValidateStorageVersionName).
+//
+// The generic path segment check runs in the apiserver only when the kind's
+// own validation found no error; kdv applies it always.
+//
+// Not expressible as a name function, so not checked: the ClusterTrustBundle
+// rule, which depends on spec.signerName (names "<signer with / as :>:..."
+// when a signer is set; kdv applies NameIsDNSSubdomain, right only without
+// one), Job's indexed-pod hostname rule (depends on spec.completions),
+// PriorityClass's reserved "system-" prefix (depends on spec.value).
+//
+// DNS subdomain (verified): Pod, ReplicationController, Node, LimitRange,
+// ResourceQuota, Secret, ConfigMap, ServiceAccount, Endpoints,
+// PersistentVolume, PersistentVolumeClaim; Deployment, ReplicaSet,
+// DaemonSet, ControllerRevision; Job; HorizontalPodAutoscaler;
+// NetworkPolicy, Ingress, IngressClass, ServiceCIDR; StorageClass,
+// VolumeAttachment, CSIDriver, CSINode, CSIStorageCapacity,
+// VolumeAttributesClass; PriorityClass, Workload, CompositePodGroup; Lease;
+// PodCertificateRequest; ValidatingWebhookConfiguration,
+// MutatingWebhookConfiguration, ValidatingAdmissionPolicy,
+// ValidatingAdmissionPolicyBinding; EndpointSlice; FlowSchema,
+// PriorityLevelConfiguration; RuntimeClass; DeviceClass, ResourceClaim,
+// ResourceClaimTemplate, ResourceSlice, DeviceTaintRule;
+// StorageVersionMigration; events.k8s.io Event.
+//
+// DNS subdomain (unverified, default): PodTemplate, MutatingAdmissionPolicy,
+// MutatingAdmissionPolicyBinding, PodGroup (core ValidatePodGroupName not
+// located), ResourcePoolStatusRequest, lifecycle.k8s.io EvictionRequest
+// (its coordination.k8s.io predecessor checks a UUID declaratively), and
+// kinds that are not stored objects (reviews, options, Binding, Eviction,
+// Scale, ...).
+func NameValidation(gk k8sschema.GroupKind) func(name string, prefix bool) []string {
+	return nameRules[gk]
+}
+
+var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
+	// pkg/apis/core/validation/validation.go: ValidateServiceName =
+	// NameIsDNS1035Label, ValidateNamespaceName =
+	// apimachineryvalidation.ValidateNamespaceName; the other Validate*Name
+	// variables are NameIsDNSSubdomain. pkg/apis/core/validation/events.go:
+	// ValidateEventCreate skips ValidateObjectMeta for core/v1 requests.
+	{Kind: "Service"}:   metavalidation.NameIsDNS1035Label,
+	{Kind: "Namespace"}: metavalidation.ValidateNamespaceName,
+	{Kind: "Event"}:     pathSegmentName,
+
+	// pkg/apis/apps/validation/validation.go: ValidateStatefulSetName.
+	{Group: "apps", Kind: "StatefulSet"}: metavalidation.NameIsDNSLabel,
+
+	// pkg/apis/batch/validation/validation.go: ValidateCronJobCreate.
+	{Group: "batch", Kind: "CronJob"}: cronJobName,
+
+	// pkg/apis/rbac/validation/validation.go: ValidateRBACName.
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:               rbacName,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:        rbacName,
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:        rbacName,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: rbacName,
+
+	// pkg/apis/policy/validation/validation.go: ValidatePodDisruptionBudget
+	// validates the spec only (pkg/registry/policy/poddisruptionbudget
+	// strategy.go Validate calls nothing else).
+	{Group: "policy", Kind: "PodDisruptionBudget"}: pathSegmentName,
+
+	// pkg/apis/certificates/validation/validation.go:
+	// ValidateCertificateRequestName returns nil ("We don't care what you
+	// call your certificate requests.").
+	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}: pathSegmentName,
+
+	// pkg/apis/networking/validation/validation.go: ValidateIPAddressName.
+	{Group: "networking.k8s.io", Kind: "IPAddress"}: ipAddressName,
+
+	// pkg/apis/coordination/validation/validation.go: ValidLeaseCandidateName.
+	{Group: "coordination.k8s.io", Kind: "LeaseCandidate"}: leaseCandidateName,
+
+	// pkg/apis/apiserverinternal/validation/validation.go:
+	// ValidateStorageVersionName.
+	{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"}: storageVersionName,
+}
+
+// rbacName is ValidateRBACName: a path segment, prefix or not.
+func rbacName(name string, _ bool) []string {
+	return content.IsPathSegmentName(name)
+}
+
+// pathSegmentName is validatePathSegment of k8s.io/apiserver
+// pkg/registry/rest/create.go, the check every kind gets after its own
+// validation passed.
+func pathSegmentName(name string, prefix bool) []string {
+	if prefix {
+		return content.IsPathSegmentPrefix(name)
+	}
+	return content.IsPathSegmentName(name)
+}
+
+// cronJobMaxName is DNS1035LabelMaxLength-11: the CronJob controller names
+// its Jobs <cronjob>-<11 characters>.
+const cronJobMaxName = utilvalidation.DNS1035LabelMaxLength - 11
+
+// cronJobName is ValidateCronJobCreate's name checks: the
+// ReplicationController rule (NameIsDNSSubdomain), then the length of the
+// final name (not of a generateName prefix).
+func cronJobName(name string, prefix bool) []string {
+	msgs := metavalidation.NameIsDNSSubdomain(name, prefix)
+	if !prefix && len(name) > cronJobMaxName {
+		msgs = append(msgs, fmt.Sprintf("must be no more than %d characters", cronJobMaxName))
+	}
+	return msgs
+}
+
+// ipAddressName is ValidateIPAddressName: the name is an IP address in
+// canonical form; prefix is not considered (IPAddress has no generated
+// names).
+func ipAddressName(name string, _ bool) []string {
+	var msgs []string
+	for _, e := range utilvalidation.IsValidIP(&field.Path{}, name) {
+		msgs = append(msgs, e.Detail)
+	}
+	return msgs
+}
+
+// leaseCandidateName is ValidLeaseCandidateName.
+func leaseCandidateName(name string, _ bool) []string {
+	return utilvalidation.IsConfigMapKey(name)
+}
+
+// storageVersionName is ValidateStorageVersionName: <group>.<resource>, a
+// DNS subdomain and a DNS-1035 label split at the last dot.
+func storageVersionName(name string, _ bool) []string {
+	var msgs []string
+	idx := strings.LastIndex(name, ".")
+	if idx < 0 {
+		return append(msgs, "name must be in the form of <group>.<resource>")
+	}
+	for _, msg := range utilvalidation.IsDNS1123Subdomain(name[:idx]) {
+		msgs = append(msgs, "the group segment "+msg)
+	}
+	for _, msg := range utilvalidation.IsDNS1035Label(name[idx+1:]) {
+		msgs = append(msgs, "the resource segment "+msg)
+	}
+	return msgs
+}

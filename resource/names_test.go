@@ -1,0 +1,97 @@
+package resource
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"kdv.dev/manifest"
+)
+
+// Built-in kinds are validated with their own name rules
+// (builtin.NameValidation), not the custom resources' DNS subdomain: RBAC
+// names are path segments, Service names DNS-1035 labels, Namespace names
+// DNS-1123 labels. A CRD's kind keeps the DNS subdomain.
+func TestBuiltInNameRules(t *testing.T) {
+	input := `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "system:kdv-reader"}
+rules:
+- {apiGroups: [""], resources: [pods], verbs: [get]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "system:kdv-reader"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:kdv-reader"}
+subjects:
+- {kind: Group, apiGroup: rbac.authorization.k8s.io, name: "system:authenticated"}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: my.svc}
+spec:
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: a.b}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web.v1}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: "system:config"}
+`
+	want := [][]string{
+		nil,
+		nil,
+		{`metadata.name: Invalid value: "my.svc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
+		{`metadata.name: Invalid value: "a.b": must not contain dots`},
+		{`metadata.name: Invalid value: "web.v1": must not contain dots`},
+		{`metadata.name: Invalid value: "system:config": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+	}
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	docs := manifest.Parse("names.yaml", []byte(input), manifest.Options{})
+	res := Run(context.Background(), docs, reg, RunOptions{Jobs: 2})
+	if len(res.Documents) != len(want) {
+		t.Fatalf("%d results, want %d", len(res.Documents), len(want))
+	}
+	for i, d := range res.Documents {
+		if d.Err != nil {
+			t.Errorf("%s %s: %v", d.GVK.Kind, d.Name, d.Err)
+			continue
+		}
+		if len(d.UnknownFields) > 0 {
+			t.Errorf("%s %s: unknown fields %v", d.GVK.Kind, d.Name, d.UnknownFields)
+		}
+		var got []string
+		for _, e := range d.Errors {
+			got = append(got, e.Error())
+		}
+		if strings.Join(got, "\n") != strings.Join(want[i], "\n") {
+			t.Errorf("%s %s:\n got %q\nwant %q", d.GVK.Kind, d.Name, got, want[i])
+		}
+	}
+}
+
+// A CRD's kind named like a built-in one keeps the DNS-subdomain rule.
+func TestCRDNameRuleIsSubdomain(t *testing.T) {
+	reg := widgetRegistry(t)
+	docs := manifest.Parse("w.yaml", []byte("apiVersion: example.kdv.dev/v1\nkind: Widget\nmetadata: {name: \"system:w\", namespace: team}\nspec: {size: small}\n"), manifest.Options{})
+	res := Run(context.Background(), docs, reg, RunOptions{Jobs: 1})
+	d := res.Documents[0]
+	if d.Err != nil || len(d.Errors) != 1 || !strings.HasPrefix(d.Errors[0].Error(), `metadata.name: Invalid value: "system:w": a lowercase RFC 1123 subdomain`) {
+		t.Errorf("got %v %v", d.Err, d.Errors)
+	}
+}
