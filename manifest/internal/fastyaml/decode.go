@@ -17,6 +17,7 @@ package fastyaml
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -438,7 +439,7 @@ func (p *parser) block(n int, h []byte) string {
 		}
 		return ""
 	}
-	buf := make([]byte, 0, 64)
+	buf := make([]byte, 0, 128)
 	for range breaks {
 		buf = append(buf, '\n')
 	}
@@ -512,7 +513,18 @@ func (p *parser) block(n int, h []byte) string {
 // characters as go-yaml's reader accepts them, line feeds and tabs; no carriage return, no
 // byte order mark, no NEL, LS or PS (go-yaml's other line breaks) and valid UTF-8.
 func clean(raw []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(raw); {
+		// Eight bytes at a time while they are all printable ASCII: no byte with the high
+		// bit, below 0x20 (line feeds and tabs take the slow way) or equal to 0x7F.
+		if i+8 <= len(raw) {
+			w := binary.LittleEndian.Uint64(raw[i:])
+			del := w ^ 0x7F*ones
+			if (w|(w-0x20*ones)|(del-ones)&^del)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := raw[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7F {

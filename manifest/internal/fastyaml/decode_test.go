@@ -232,3 +232,24 @@ func FuzzFastYAML(f *testing.F) {
 		}
 	})
 }
+
+// TestClean checks the characters Decode leaves to go-yaml's reader, at every offset of
+// the word-at-a-time scan.
+func TestClean(t *testing.T) {
+	for _, tt := range []struct {
+		c    string
+		want bool
+	}{
+		{"a", true}, {"\n", true}, {"\t", true}, {"~", true}, {" ", true},
+		{"\x00", false}, {"\x1f", false}, {"\r", false}, {"\x7f", false}, {"\x80", false},
+		{"\u0085", false}, {"\u00a0", true}, {"\u2028", false}, {"\u2029", false}, {"\ufeff", false},
+		{"\ufffd", true}, {"\ufffe", false}, {"\U0001F600", true}, {"\xed\xa0\x80", false}, {"\xff", false},
+	} {
+		for pad := range 17 {
+			in := strings.Repeat("x", pad) + tt.c + strings.Repeat("y", 16-pad)
+			if got := clean([]byte(in)); got != tt.want {
+				t.Errorf("clean(%q) = %v, want %v", in, got, tt.want)
+			}
+		}
+	}
+}
