@@ -59,7 +59,7 @@ import (
 // one), Job's indexed-pod hostname rule (depends on spec.completions),
 // PriorityClass's reserved "system-" prefix (depends on spec.value).
 //
-// DNS subdomain (verified): Pod, ReplicationController, Node, LimitRange,
+// DNS subdomain (verified): Pod, PodTemplate, ReplicationController, Node, LimitRange,
 // ResourceQuota, Secret, ConfigMap, ServiceAccount, Endpoints,
 // PersistentVolume, PersistentVolumeClaim; Deployment, ReplicaSet,
 // DaemonSet, ControllerRevision; Job; HorizontalPodAutoscaler;
@@ -73,7 +73,7 @@ import (
 // ResourceClaimTemplate, ResourceSlice, DeviceTaintRule;
 // StorageVersionMigration; events.k8s.io Event.
 //
-// DNS subdomain (unverified, default): PodTemplate, MutatingAdmissionPolicy,
+// DNS subdomain (unverified, default): MutatingAdmissionPolicy,
 // MutatingAdmissionPolicyBinding, PodGroup (core ValidatePodGroupName not
 // located), ResourcePoolStatusRequest, lifecycle.k8s.io EvictionRequest
 // (its coordination.k8s.io predecessor checks a UUID declaratively), and
@@ -83,6 +83,19 @@ func NameValidation(gk k8sschema.GroupKind) func(name string, prefix bool) []str
 	return nameRules[gk]
 }
 
+// nameRules holds the kinds whose rule is not NameIsDNSSubdomain. Sources
+// of the kinds left at the default (kubernetes/kubernetes, pkg/apis/...):
+// core/validation/validation.go (Validate*Name variables, ValidatePodTemplate),
+// apps/validation/validation.go, batch/validation/validation.go (ValidateJob),
+// autoscaling/validation/validation.go (ValidateHorizontalPodAutoscalerName),
+// networking/validation/validation.go, storage/validation/validation.go,
+// scheduling/validation/validation.go, coordination/validation/validation.go
+// (ValidateLease), certificates/validation/validation.go
+// (ValidatePodCertificateRequestCreate, ValidateClusterTrustBundle),
+// admissionregistration/validation/validation.go, discovery/validation/
+// validation.go, flowcontrol/validation/validation.go, node/validation/
+// validation.go, resource/validation/validation.go, storagemigration/
+// validation/validation.go, core/validation/events.go (events.k8s.io).
 var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 	// pkg/apis/core/validation/validation.go: ValidateServiceName =
 	// NameIsDNS1035Label, ValidateNamespaceName =

@@ -124,3 +124,32 @@ func TestMetaFastPathAgreesNameRules(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNameRuleFastPath: with a built-in kind's name rule, the metadata fast
+// path never accepts a name that apimachinery's ObjectMeta validation
+// rejects, and accepts every name that passes it (the common shape).
+func FuzzNameRuleFastPath(f *testing.F) {
+	for _, s := range []string{"system:kdv-reader", "my.svc", "my-svc", "", "..", "a/b", "2001:db8::1", "10.01.2.3", strings.Repeat("c", 60)} {
+		f.Add(s, uint8(0))
+	}
+	kinds := []k8sschema.GroupKind{
+		{Kind: "Service"}, {Kind: "Namespace"}, {Kind: "Event"},
+		{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"},
+		{Group: "networking.k8s.io", Kind: "IPAddress"},
+		{Group: "batch", Kind: "CronJob"},
+		{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"},
+	}
+	validators := make([]*Validator, len(kinds))
+	for i, gk := range kinds {
+		validators[i] = mustValidator(f, `{"type":"object"}`, Options{IsResourceRoot: true, Namespaced: boolPtr(false), NameValidation: builtin.NameValidation(gk)})
+	}
+	f.Fuzz(func(t *testing.T, name string, k uint8) {
+		v := validators[int(k)%len(validators)]
+		obj := value.Of(map[string]any{"metadata": map[string]any{"name": name}})
+		fast := v.metaFastValid(obj, value.Value{}, false)
+		slow := v.rootMetaSlow(context.Background(), obj, value.Value{}, false)
+		if fast != (len(slow) == 0) {
+			t.Fatalf("%v %q: fast path %v, apimachinery %v", kinds[int(k)%len(kinds)], name, fast, slow)
+		}
+	})
+}
