@@ -10,6 +10,13 @@
 // k8s.io/apiextensions-apiserver pkg/apiserver/schema/cel (compilation.go,
 // validation.go) and the CEL part of
 // pkg/apis/apiextensions/validation (validation.go, cel_validation.go).
+//
+// Validator.Validate and ValidateWithWarnings track every rule's runtime
+// cost, as the apiserver, and return the remaining budget. Callers that only
+// need the errors and warnings should use Validator.ValidateObject: it skips
+// cost tracking wherever a static bound proves no limit can be hit, falls
+// back to tracked evaluation otherwise, and returns the same result (see
+// fast.go).
 package cel
 
 import (
