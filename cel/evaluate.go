@@ -17,6 +17,8 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/warning"
+
+	"kdv.dev/cel/internal/values"
 )
 
 // HasRules reports whether the schema has any x-kubernetes-validations rule
@@ -55,7 +57,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	e := evaluation{ctx: ctx, ratcheting: v.ratcheting}
+	e := v.newEvaluation(ctx, false)
 	errs, remainingBudget = e.validate(v.root, fldPath, obj, oldObj, v.ratchet(obj, oldObj), costBudget)
 	e.emitWarnings()
 	return errs, e.warnings, remainingBudget
@@ -90,7 +92,7 @@ func (v *Validator) ValidateObject(ctx context.Context, fldPath *field.Path, obj
 // validateFast is the untracked attempt of ValidateObject; ok is false when
 // it was abandoned (nothing was emitted to ctx then).
 func (v *Validator) validateFast(ctx context.Context, fldPath *field.Path, obj, oldObj any, costBudget int64) (errs field.ErrorList, warnings []string, ok bool) {
-	e := evaluation{ctx: ctx, ratcheting: v.ratcheting, fast: true}
+	e := v.newEvaluation(ctx, true)
 	if v.guard != nil && !e.fits(v.guard.get(), obj, oldObj) {
 		return nil, nil, false
 	}
@@ -118,6 +120,14 @@ func (v *Validator) ValidateAfter(ctx context.Context, obj, oldObj any, prior fi
 	return errs
 }
 
+func (v *Validator) newEvaluation(ctx context.Context, fast bool) evaluation {
+	conv := v.toVal
+	if conv == nil {
+		conv = values.ToVal
+	}
+	return evaluation{ctx: ctx, ratcheting: v.ratcheting, fast: fast, toVal: conv}
+}
+
 func (v *Validator) ratchet(obj, oldObj any) ratchet {
 	var r ratchet
 	if v.ratcheting && oldObj != nil && !isNilValue(oldObj) {
@@ -137,6 +147,8 @@ type evaluation struct {
 	// bound (see fast.go); abandoned: a fast evaluation could not decide a
 	// limit test and stopped (its result is meaningless).
 	fast, abandoned bool
+	// toVal converts values for the activations.
+	toVal toVal
 	// observe, when set (tests), gets the actual cost of every tracked
 	// evaluation of a rule (message false) or messageExpression.
 	observe func(plan *fastPlan, actual uint64, message bool)
@@ -185,7 +197,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		}
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, budgetExhausted)}, -1
 	}
-	act, optAct := n.activations(obj, oldObj)
+	act, optAct := n.activations(obj, oldObj, e.toVal)
 	for i := range n.compiled {
 		compiled := &n.compiled[i]
 		rule := n.rules[i]

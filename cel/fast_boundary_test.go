@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/warning"
 
 	"kdv.dev/schema"
@@ -150,7 +151,7 @@ func TestUntrackedProgram(t *testing.T) {
 		t.Fatal("no untracked program planned")
 	}
 	for _, obj := range []any{map[string]any{"s": "aaa"}, map[string]any{"s": "aab"}, map[string]any{"s": "aaaaaa"}} {
-		act, _ := v.root.activations(obj, nil)
+		act, _ := v.root.activations(obj, nil, common.UnstructuredToVal)
 		fv, fd, ferr := p.prog.ContextEval(context.Background(), act)
 		tv, td, terr := c.program.ContextEval(context.Background(), act)
 		if fd != nil && fd.ActualCost() != nil {

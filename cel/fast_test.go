@@ -272,7 +272,7 @@ func TestCostBoundCorpus(t *testing.T) {
 					if v.guard != nil && !v.guard.get().fits(p[0]) || v.guard != nil && !v.guard.get().fits(p[1]) {
 						continue
 					}
-					e := evaluation{ctx: context.Background(), ratcheting: v.ratcheting}
+					e := v.newEvaluation(context.Background(), false)
 					e.observe = func(plan *fastPlan, actual uint64, message bool) {
 						evaluations++
 						plan = plan.get()

@@ -30,6 +30,8 @@ type Validator struct {
 	// ratcheting is the CRDValidationRatcheting feature gate of the
 	// emulated apiserver: beta and on by default since 1.30 (GA 1.33).
 	ratcheting bool
+	// toVal is the value adaptor (nil: values.ToVal).
+	toVal toVal
 	// guard checks objects (and old objects) against the sizes the fast
 	// path's cost bounds assume (see fast.go); nil when self is untyped.
 	guard *lazyGuard
@@ -360,10 +362,16 @@ func MapIsCorrelatable(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
+// toVal converts unstructured values to CEL values: values.ToVal, which
+// is the apiserver's common.UnstructuredToVal with faster field access
+// (no regexp unescaping of plain names); tests set the Validator's toVal to
+// common.UnstructuredToVal to compare the two on the corpus.
+type toVal func(any, common.Schema) ref.Val
+
 // activations builds the activations for the rule variables; optAct binds
 // oldSelf as an optional for optionalOldSelf rules.
-func (n *node) activations(obj, oldObj any) (act, optAct interpreter.Activation) {
-	self := common.UnstructuredToVal(obj, n.activationSchema)
+func (n *node) activations(obj, oldObj any, conv toVal) (act, optAct interpreter.Activation) {
+	self := conv(obj, n.activationSchema)
 	if !n.usesOldSelf {
 		a := &activation{self: self}
 		return a, a
@@ -371,7 +379,7 @@ func (n *node) activations(obj, oldObj any) (act, optAct interpreter.Activation)
 	va := &activation{self: self}
 	opt := &activation{self: self, hasOldSelf: true, oldSelf: types.OptionalNone}
 	if oldObj != nil {
-		va.oldSelf = common.UnstructuredToVal(oldObj, n.activationSchema)
+		va.oldSelf = conv(oldObj, n.activationSchema)
 		va.hasOldSelf = true
 		opt.oldSelf = types.OptionalOf(va.oldSelf)
 	}
