@@ -6,6 +6,7 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/cel/common"
 )
 
 const fuzzSchema = `
@@ -36,7 +37,8 @@ const fuzzSchema = `
 
 // FuzzValidate: arbitrary rules, message expressions, field paths and
 // values never panic, neither at compile time nor at evaluation, and the
-// fast path (ValidateObject) agrees with tracked evaluation.
+// fast path (ValidateObject) agrees with tracked evaluation, and kdv's value
+// adaptor with the apiserver's.
 func FuzzValidate(f *testing.F) {
 	f.Add("self.s == 'x'", "'msg ' + self.s", ".s", []byte(`{"s":"x","i":1,"lm":[{"k":"a","v":1}]}`), []byte(`{"lm":[{"k":"a","v":2}]}`))
 	f.Add("self.lm.all(x, x.v > 0)", "", "", []byte(`{"lm":[{"k":"a","v":-1}],"m":{"a":"b"}}`), []byte(`null`))
@@ -73,5 +75,15 @@ func FuzzValidate(f *testing.F) {
 			assertSameAsTracked(t, "update below the actual cost", v, nil, obj, old, c-1)
 		}
 		_, _, _ = ValidFieldPath(fieldPath, s)
+		// kdv's value adaptor agrees with the apiserver's, costs included
+		ref, _ := NewValidator(s, true, Options{SkipCheck: true})
+		ref.toVal = common.UnstructuredToVal
+		for _, o := range [][2]any{{obj, nil}, {obj, old}} {
+			ge, gw, gr := v.ValidateWithWarnings(context.Background(), nil, o[0], o[1], RuntimeCELCostBudget)
+			we, ww, wr := ref.ValidateWithWarnings(context.Background(), nil, o[0], o[1], RuntimeCELCostBudget)
+			if !equalStrings(errList(ge), errList(we)) || !equalStrings(gw, ww) || gr != wr {
+				t.Errorf("values.ToVal differs from common.UnstructuredToVal:\n got %q %q %d\nwant %q %q %d", errList(ge), gw, gr, errList(we), ww, wr)
+			}
+		}
 	})
 }
