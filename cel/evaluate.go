@@ -73,8 +73,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 // within the per-call limit and the budget at every point, it discards that
 // attempt and evaluates again with tracking (ValidateWithWarnings). Both
 // give the same result because evaluation is deterministic and every limit
-// test has the same outcome under the bound as under the actual cost. The
-// object-validation path (ValidateAfter, kdv.dev/validation) uses it.
+// test has the same outcome under the bound as under the actual cost.
+// ValidateAfter uses it; so should any object-validation path that drops
+// the remaining budget.
 func (v *Validator) ValidateObject(ctx context.Context, fldPath *field.Path, obj, oldObj any, costBudget int64) (field.ErrorList, []string) {
 	if v == nil || v.root == nil {
 		return nil, nil
