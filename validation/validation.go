@@ -222,7 +222,10 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 			if update {
 				oldU = ov.Unstructured()
 			}
-			celErrs, celWarns, _ := v.cel.ValidateWithWarnings(ctx, v.opts.FieldPath, nv.Unstructured(), oldU, cel.RuntimeCELCostBudget)
+			// ValidateObject: the same errors and warnings as the
+			// tracked ValidateWithWarnings, evaluated without runtime cost
+			// tracking where the cost bounds prove the budget holds.
+			celErrs, celWarns := v.cel.ValidateObject(ctx, v.opts.FieldPath, nv.Unstructured(), oldU, cel.RuntimeCELCostBudget)
 			errs = append(errs, celErrs...)
 			warnings = append(warnings, celWarns...)
 		}
