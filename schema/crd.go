@@ -132,6 +132,9 @@ func parseCRDJSON(j []byte) (*CRD, error) {
 // (map[string]any as manifest produces), with the same checks and
 // unknown-field warnings as ParseCRD; the object is not parsed as YAML again.
 func ParseCRDObject(obj map[string]any) (*CRD, error) {
+	if c, ok := parseCRDObjectDirect(obj); ok {
+		return c, nil
+	}
 	j, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
