@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,13 +46,24 @@ type Kind struct {
 }
 
 type version struct {
-	once    sync.Once
-	err     error
-	data    *gendata.Data
-	byGVK   map[schema.GroupVersionKind]gendata.Kind
+	once  sync.Once
+	err   error
+	kinds []gendata.Kind
+	byGVK map[schema.GroupVersionKind]gendata.Kind
+	// raw holds every definition undecoded: a kind needs only the
+	// definitions its own reaches, and decoding all of them is most of
+	// the start-up cost of validating one built-in object.
+	raw     map[string]json.RawMessage
 	mu      sync.Mutex
+	defs    map[string]*schema.Props // decoded definitions
 	structs map[schema.GroupVersionKind]*schema.Structural
 	props   map[schema.GroupVersionKind]*schema.Props
+}
+
+// rawData is gendata.Data with the definitions left undecoded.
+type rawData struct {
+	Kinds   []gendata.Kind             `json:"kinds"`
+	Schemas map[string]json.RawMessage `json:"schemas"`
 }
 
 var versions = func() map[int]*version {
@@ -98,16 +110,17 @@ func get(minor int) (*version, error) {
 			v.err = err
 			return
 		}
-		var d gendata.Data
+		var d rawData
 		if err := json.Unmarshal(j, &d); err != nil {
 			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
 			return
 		}
-		v.data = &d
+		v.kinds, v.raw = d.Kinds, d.Schemas
 		v.byGVK = map[schema.GroupVersionKind]gendata.Kind{}
 		for _, k := range d.Kinds {
 			v.byGVK[k.GroupVersionKind] = k
 		}
+		v.defs = map[string]*schema.Props{}
 		v.structs = map[schema.GroupVersionKind]*schema.Structural{}
 		v.props = map[schema.GroupVersionKind]*schema.Props{}
 	})
@@ -121,8 +134,8 @@ func Kinds(minor int) ([]Kind, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Kind, 0, len(v.data.Kinds))
-	for _, k := range v.data.Kinds {
+	out := make([]Kind, 0, len(v.kinds))
+	for _, k := range v.kinds {
 		out = append(out, Kind{GroupVersionKind: k.GroupVersionKind, Namespaced: k.Namespaced})
 	}
 	return out, nil
@@ -149,7 +162,11 @@ func (v *version) propsLocked(minor int, gvk schema.GroupVersionKind) (*schema.P
 	if !ok {
 		return nil, fmt.Errorf("%s is not a built-in kind of Kubernetes 1.%d", gvk, minor)
 	}
-	p, err := openapi.Resolve(v.data.Schemas, k.Definition)
+	defs, err := v.closureLocked(k.Definition)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", gvk, err)
+	}
+	p, err := openapi.Resolve(defs, k.Definition)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", gvk, err)
 	}
@@ -180,4 +197,40 @@ func Lookup(minor int, gvk schema.GroupVersionKind) (*schema.Structural, error) 
 	}
 	v.structs[gvk] = s
 	return s, nil
+}
+
+// refRe finds the $refs in a definition's JSON (as the generator writes
+// them; inside JSON strings the quotes are escaped, so text cannot match).
+var refRe = regexp.MustCompile(`"\$ref":"#/components/schemas/([^"]+)"`)
+
+// closureLocked decodes (once) the definition name and every definition it
+// reaches through $ref, and returns them by name: what Resolve needs for
+// name.
+func (v *version) closureLocked(name string) (map[string]*schema.Props, error) {
+	out := map[string]*schema.Props{}
+	todo := []string{name}
+	for len(todo) > 0 {
+		n := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if _, done := out[n]; done {
+			continue
+		}
+		raw, ok := v.raw[n]
+		if !ok {
+			continue // Resolve reports the missing definition
+		}
+		p, ok := v.defs[n]
+		if !ok {
+			p = &schema.Props{}
+			if err := json.Unmarshal(raw, p); err != nil {
+				return nil, fmt.Errorf("definition %s: %w", n, err)
+			}
+			v.defs[n] = p
+		}
+		out[n] = p
+		for _, m := range refRe.FindAllSubmatch(raw, -1) {
+			todo = append(todo, string(m[1]))
+		}
+	}
+	return out, nil
 }

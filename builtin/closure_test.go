@@ -1,0 +1,50 @@
+package builtin
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"testing"
+
+	"kdv.dev/builtin/internal/gendata"
+	"kdv.dev/generate/openapi"
+)
+
+// Props decodes only the definitions a kind reaches; the result must equal
+// resolving the kind against every definition of the version, for every
+// kind of every embedded version.
+func TestPropsFromDefinitionClosure(t *testing.T) {
+	for _, minor := range Versions() {
+		b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all gendata.Data
+		if err := json.Unmarshal(j, &all); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range all.Kinds {
+			want, werr := openapi.Resolve(all.Schemas, k.Definition)
+			got, gerr := Props(minor, k.GroupVersionKind)
+			if (werr == nil) != (gerr == nil) {
+				t.Errorf("1.%d %v: error %v, want %v", minor, k.GroupVersionKind, gerr, werr)
+				continue
+			}
+			if werr == nil && !reflect.DeepEqual(got, want) {
+				t.Errorf("1.%d %v: resolved schema differs", minor, k.GroupVersionKind)
+			}
+		}
+		t.Logf("1.%d: %d kinds", minor, len(all.Kinds))
+	}
+}
