@@ -185,10 +185,11 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		// only non-null values are validated
 		return nil, remaining
 	}
-	if n.compileErr != nil {
-		return field.ErrorList{field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, remaining
+	nr := n.compiledRules()
+	if nr.err != nil {
+		return field.ErrorList{field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compiler initialization error: %v", nr.err))}, remaining
 	}
-	if len(n.compiled) == 0 {
+	if len(nr.compiled) == 0 {
 		return nil, remaining
 	}
 	if remaining <= 0 {
@@ -199,8 +200,8 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, budgetExhausted)}, -1
 	}
 	act, optAct := n.activations(obj, oldObj, e.toVal)
-	for i := range n.compiled {
-		compiled := &n.compiled[i]
+	for i := range nr.compiled {
+		compiled := &nr.compiled[i]
 		rule := n.rules[i]
 		if compiled.err != nil {
 			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compile error: %v", compiled.err)))

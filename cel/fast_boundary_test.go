@@ -130,7 +130,7 @@ func manyKeys(n int) string {
 func TestFastPathMaxCostOverPerCallLimit(t *testing.T) {
 	s := withRule(yamlSchema(t, `{type: object, properties: {l: {type: array, maxItems: 5000, items: {type: string, maxLength: 1000}}}}`), "self.l.all(x, x.contains('abc'))")
 	v, _ := NewValidator(s, false, Options{SkipCheck: true})
-	c := v.root.compiled[0]
+	c := v.root.compiledRules().compiled[0]
 	if c.maxCost <= PerCallLimit {
 		t.Fatalf("maxCost %d not above the per-call limit", c.maxCost)
 	}
@@ -145,7 +145,7 @@ func TestFastPathMaxCostOverPerCallLimit(t *testing.T) {
 func TestUntrackedProgram(t *testing.T) {
 	s := withRule(yamlSchema(t, `{type: object, properties: {s: {type: string, maxLength: 10}}}`), "self.s.matches('^a+$') && self.s.size() < 5")
 	v, _ := NewValidator(s, false, Options{SkipCheck: true})
-	c := v.root.compiled[0]
+	c := v.root.compiledRules().compiled[0]
 	p := c.fast.get()
 	if !p.ok {
 		t.Fatal("no untracked program planned")

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -35,6 +37,8 @@ type Validator struct {
 	// guard checks objects (and old objects) against the sizes the fast
 	// path's cost bounds assume (see fast.go); nil when self is untyped.
 	guard *lazyGuard
+	// builder compiles the nodes' rules (nil without rules).
+	builder *builder
 }
 
 type node struct {
@@ -51,23 +55,72 @@ type node struct {
 	// ensured at resource roots, used to convert values.
 	activationSchema common.Schema
 
-	rules    []schema.ValidationRule
-	compiled []compilationResult
-	// compileErr is a whole-node compilation failure, reported at
-	// evaluation time as "rule compiler initialization error".
-	compileErr error
+	rules []schema.ValidationRule
+	// compileSchema and declType are the inputs of compiling rules (nil
+	// without rules, and once compiled).
+	compileSchema *schema.Structural
+	declType      *apiservercel.DeclType
+	builder       *builder
+	// state is the compiled rules, set once by compiledRules.
+	state atomic.Pointer[nodeRules]
+	once  sync.Once
 
 	isResourceRoot bool
-	usesOldSelf    bool
 	// ownGuard is set on nodes whose type is not reachable from the root's
 	// (properties whose names CEL cannot escape): the fast path checks
 	// their values on their own.
 	ownGuard *lazyGuard
 }
 
+// nodeRules is the outcome of compiling the rules of one node.
+type nodeRules struct {
+	compiled []compilationResult
+	// err is a whole-node compilation failure, reported at evaluation time
+	// as "rule compiler initialization error".
+	err error
+	// usesOldSelf: some rule references oldSelf.
+	usesOldSelf bool
+}
+
+// noRules is the state of nodes without rules of their own.
+var noRules = &nodeRules{}
+
+// compiledRules returns n's compiled rules, compiling them on first use.
+func (n *node) compiledRules() *nodeRules {
+	if r := n.state.Load(); r != nil {
+		return r
+	}
+	n.once.Do(func() {
+		n.state.Store(n.compile())
+		n.compileSchema, n.declType = nil, nil
+	})
+	return n.state.Load()
+}
+
+func (n *node) compile() *nodeRules {
+	if len(n.rules) == 0 {
+		return noRules
+	}
+	b := n.builder
+	b.compiles.Add(1)
+	compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions)
+	r := &nodeRules{compiled: compiled, err: err}
+	for _, c := range compiled {
+		if c.usesOldSelf {
+			r.usesOldSelf = true
+			break
+		}
+	}
+	return r
+}
+
 // NewValidator compiles every x-kubernetes-validations rule of s (root,
 // properties, items, additionalProperties and allOf branches, as the
-// apiserver) once. isResourceRoot is true for the root of a custom resource
+// apiserver) once. With opts.SkipCheck (the validators of objects), each
+// schema node's rules are compiled when the node is first evaluated, so
+// that building a validator for a kind with many rules does not pay for
+// the rules the validated documents never reach; the results are the same
+// as compiling all rules up front. isResourceRoot is true for the root of a custom resource
 // (self then always has apiVersion, kind, metadata.name and
 // metadata.generateName). Unless opts.SkipCheck, it also returns the
 // CRD-time errors of CheckSchema (compile errors, cost limits, oldSelf
@@ -79,38 +132,50 @@ func NewValidator(s *schema.Structural, isResourceRoot bool, opts Options) (*Val
 	if !opts.SkipCheck {
 		errs = CheckSchema(s, opts.FieldPath, opts)
 	}
+	// CRD checks want every rule compiled (as the apiserver) now; object
+	// validators compile on first use
+	return newValidator(s, isResourceRoot, opts, opts.SkipCheck), errs
+}
+
+// newValidator builds the validator of s, compiling each node's rules on
+// first use when lazy, and all of them now otherwise.
+func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy bool) *Validator {
 	v := &Validator{schema: &model.Structural{Structural: s}, ratcheting: opts.kubernetesMinor() >= 30}
 	if !hasXValidations(s) {
-		return v, errs
+		return v
 	}
-	b := builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit()}
+	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy}
 	rootDecl := model.SchemaDeclType(s, isResourceRoot)
 	v.root = b.build(s, s, isResourceRoot, rootDecl)
+	v.builder = b
 	if rootDecl != nil {
 		v.guard = &lazyGuard{decl: rootDecl}
 	}
-	return v, errs
+	return v
 }
 
 type builder struct {
 	env          *environment.EnvSet
 	perCallLimit uint64
+	// lazy defers compiling a node's rules to its first evaluation.
+	lazy bool
+	// compiles counts the nodes whose rules were compiled (tests).
+	compiles atomic.Int64
 }
 
 // build mirrors the apiserver's validator(): validationSchema carries the
 // rules (it differs from nodeSchema inside allOf branches), nodeSchema the
 // structure.
 func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResourceRoot bool, declType *apiservercel.DeclType) *node {
-	compilationSchema := *nodeSchema
-	compilationSchema.XValidations = validationSchema.XValidations
-	compiled, err := compileRules(&compilationSchema, declType, b.perCallLimit, b.env, storedExpressions)
-
 	n := &node{
 		schema:         nodeSchema,
 		rules:          validationSchema.XValidations,
-		compiled:       compiled,
-		compileErr:     err,
 		isResourceRoot: isResourceRoot,
+	}
+	if len(n.rules) > 0 {
+		compilationSchema := *nodeSchema
+		compilationSchema.XValidations = validationSchema.XValidations
+		n.compileSchema, n.declType, n.builder = &compilationSchema, declType, b
 	}
 	var elemType *apiservercel.DeclType
 	if declType != nil {
@@ -165,19 +230,18 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 			}
 		}
 	}
-	if len(compiled) == 0 && err == nil && n.items == nil && n.additionalProperties == nil && len(n.properties) == 0 && len(n.allOf) == 0 {
+	// compileRules returns results or an error exactly when there are
+	// rules, so pruning needs no compilation
+	if len(n.rules) == 0 && n.items == nil && n.additionalProperties == nil && len(n.properties) == 0 && len(n.allOf) == 0 {
 		return nil
+	}
+	if !b.lazy {
+		n.compiledRules()
 	}
 	for k := range n.properties {
 		n.propertyNames = append(n.propertyNames, k)
 	}
 	sort.Strings(n.propertyNames)
-	for _, c := range compiled {
-		if c.usesOldSelf {
-			n.usesOldSelf = true
-			break
-		}
-	}
 	as := nodeSchema
 	if isResourceRoot {
 		as = model.WithTypeAndObjectMeta(nodeSchema)
@@ -372,7 +436,7 @@ type toVal func(any, common.Schema) ref.Val
 // oldSelf as an optional for optionalOldSelf rules.
 func (n *node) activations(obj, oldObj any, conv toVal) (act, optAct interpreter.Activation) {
 	self := conv(obj, n.activationSchema)
-	if !n.usesOldSelf {
+	if !n.compiledRules().usesOldSelf {
 		a := &activation{self: self}
 		return a, a
 	}
