@@ -16,7 +16,8 @@ import (
 
 // assertSameAsTracked checks that ValidateObject (the fast path, with its
 // fallback) returns exactly the errors (messages and order) and warnings of
-// the tracked ValidateWithWarnings, and returns whether the fast attempt
+// the tracked ValidateWithWarnings, and the results of the eager twin of a
+// lazily compiled validator (assertSameAsEager), and returns whether the fast attempt
 // completed without falling back.
 func assertSameAsTracked(t testing.TB, name string, v *Validator, fldPath *field.Path, obj, old any, budget int64) (fastCompleted bool) {
 	t.Helper()
@@ -35,6 +36,8 @@ func assertSameAsTracked(t testing.TB, name string, v *Validator, fldPath *field
 	if ok && (!equalStrings(errList(fErrs), errList(wantErrs)) || !equalStrings(fWarns, wantWarns)) {
 		t.Errorf("%s (budget %d): completed fast attempt differs: %q %q", name, budget, errList(fErrs), fWarns)
 	}
+	// validators built with SkipCheck compile lazily: compare with eager
+	assertSameAsEager(t, name, v, fldPath, obj, old, budget)
 	return ok
 }
 

@@ -140,11 +140,17 @@ func NewValidator(s *schema.Structural, isResourceRoot bool, opts Options) (*Val
 // newValidator builds the validator of s, compiling each node's rules on
 // first use when lazy, and all of them now otherwise.
 func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy bool) *Validator {
-	v := &Validator{schema: &model.Structural{Structural: s}, ratcheting: opts.kubernetesMinor() >= 30}
+	ratcheting := opts.kubernetesMinor() >= 30
 	if !hasXValidations(s) {
-		return v
+		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting}
 	}
 	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy}
+	return b.validator(s, isResourceRoot, ratcheting)
+}
+
+// validator builds the validator of s, which has rules.
+func (b *builder) validator(s *schema.Structural, isResourceRoot, ratcheting bool) *Validator {
+	v := &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting}
 	rootDecl := model.SchemaDeclType(s, isResourceRoot)
 	v.root = b.build(s, s, isResourceRoot, rootDecl)
 	v.builder = b
