@@ -78,8 +78,8 @@ func BenchmarkValidateObjectHTTPRouteUpdate(b *testing.B) { benchValidate(b, "HT
 // ValidateObject.
 func BenchmarkValidateObjectGateway(b *testing.B) { benchValidate(b, "Gateway", false, true) }
 
-// BenchmarkNewValidatorHTTPRoute compiles every rule of the experimental
-// HTTPRoute v1 schema.
+// BenchmarkNewValidatorHTTPRoute builds the validator of the experimental
+// HTTPRoute v1 schema with SkipCheck, which compiles no rule yet.
 func BenchmarkNewValidatorHTTPRoute(b *testing.B) {
 	s := experimentalSchemas(b)[gvk{"gateway.networking.k8s.io", "v1", "HTTPRoute"}]
 	b.ReportAllocs()
@@ -88,6 +88,46 @@ func BenchmarkNewValidatorHTTPRoute(b *testing.B) {
 		NewValidator(s, true, Options{SkipCheck: true})
 	}
 }
+
+// BenchmarkNewValidatorHTTPRouteEager compiles every rule of the
+// experimental HTTPRoute v1 schema up front (what NewValidator with
+// SkipCheck did before compiling lazily).
+func BenchmarkNewValidatorHTTPRouteEager(b *testing.B) {
+	s := experimentalSchemas(b)[gvk{"gateway.networking.k8s.io", "v1", "HTTPRoute"}]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		newValidator(s, true, Options{}, false)
+	}
+}
+
+// benchFirstDocument builds a validator and validates one HTTPRoute
+// example with it: the start-up cost of a one-document run.
+func benchFirstDocument(b *testing.B, lazy bool) {
+	s := experimentalSchemas(b)[gvk{"gateway.networking.k8s.io", "v1", "HTTPRoute"}]
+	_, objs := benchObjects(b, "HTTPRoute")
+	obj := objs[0]
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	var compiled int64
+	for i := 0; i < b.N; i++ {
+		v := newValidator(s, true, Options{}, lazy)
+		if errs, _ := v.ValidateObject(ctx, nil, obj, nil, RuntimeCELCostBudget); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+		compiled = v.builder.compiles.Load()
+	}
+	b.ReportMetric(float64(compiled), "nodes-compiled")
+}
+
+// BenchmarkFirstDocumentHTTPRoute builds the lazily compiling HTTPRoute
+// validator and validates one example (compiling the rules it reaches).
+func BenchmarkFirstDocumentHTTPRoute(b *testing.B) { benchFirstDocument(b, true) }
+
+// BenchmarkFirstDocumentHTTPRouteEager is BenchmarkFirstDocumentHTTPRoute
+// with every rule compiled up front.
+func BenchmarkFirstDocumentHTTPRouteEager(b *testing.B) { benchFirstDocument(b, false) }
 
 // BenchmarkCheckSchemaHTTPRoute runs the CRD-time checks (compile and cost
 // estimation) of the experimental HTTPRoute v1 schema.
