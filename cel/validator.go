@@ -120,8 +120,8 @@ func (n *node) compile() *nodeRules {
 // schema node's rules are compiled when the node is first evaluated, so
 // that building a validator for a kind with many rules does not pay for
 // the rules the validated documents never reach; the results are the same
-// as compiling all rules up front. isResourceRoot is true for the root of a custom resource
-// (self then always has apiVersion, kind, metadata.name and
+// as compiling all rules up front. isResourceRoot is true for the root of a
+// custom resource (self then always has apiVersion, kind, metadata.name and
 // metadata.generateName). Unless opts.SkipCheck, it also returns the
 // CRD-time errors of CheckSchema (compile errors, cost limits, oldSelf
 // misuse) with paths below opts.FieldPath; the validator is usable even then
