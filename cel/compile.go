@@ -227,31 +227,40 @@ type sizeEstimator struct {
 }
 
 func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
-	if len(element.Path()) == 0 {
+	cur, _ := declTypeAt(c.root, element.Path())
+	if cur == nil {
 		return nil
 	}
-	cur := c.root
-	for _, name := range element.Path()[1:] {
+	return &checker.SizeEstimate{Min: 0, Max: uint64(cur.MaxElements)}
+}
+
+// declTypeAt follows a checker path (self, then "@items", "@values",
+// "@keys" or field names) from root, self's type; nil when the path leaves
+// the declared types. key reports that the last step was "@keys".
+func declTypeAt(root *apiservercel.DeclType, path []string) (cur *apiservercel.DeclType, key bool) {
+	if len(path) == 0 {
+		return nil, false
+	}
+	cur = root
+	for _, name := range path[1:] {
+		key = false
 		switch name {
 		case "@items", "@values":
-			if cur.ElemType == nil {
-				return nil
-			}
 			cur = cur.ElemType
 		case "@keys":
-			if cur.KeyType == nil {
-				return nil
-			}
-			cur = cur.KeyType
+			cur, key = cur.KeyType, true
 		default:
 			f, ok := cur.Fields[name]
-			if !ok || f.Type == nil {
-				return nil
+			if !ok {
+				return nil, false
 			}
 			cur = f.Type
 		}
+		if cur == nil {
+			return nil, false
+		}
 	}
-	return &checker.SizeEstimate{Min: 0, Max: uint64(cur.MaxElements)}
+	return cur, key
 }
 
 func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {

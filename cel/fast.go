@@ -166,30 +166,9 @@ type boundedSizeEstimator struct {
 }
 
 func (c *boundedSizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
-	if len(element.Path()) == 0 {
+	cur, key := declTypeAt(c.root, element.Path())
+	if cur == nil {
 		return nil
-	}
-	cur, key := c.root, false
-	for _, name := range element.Path()[1:] {
-		key = false
-		switch name {
-		case "@items", "@values":
-			if cur.ElemType == nil {
-				return nil
-			}
-			cur = cur.ElemType
-		case "@keys":
-			if cur.KeyType == nil {
-				return nil
-			}
-			cur, key = cur.KeyType, true
-		default:
-			f, ok := cur.Fields[name]
-			if !ok || f.Type == nil {
-				return nil
-			}
-			cur = f.Type
-		}
 	}
 	return &checker.SizeEstimate{Min: 0, Max: uint64(sizeBound(cur, key))}
 }

@@ -96,6 +96,15 @@ var Extensions = []string{".json", ".yaml", ".yml"}
 // as "input unreadable" (kdv exits 2).
 func Read(paths []string, stdin io.Reader, opts Options) ([]Document, error) {
 	var jobs []job
+	err := readSources(paths, stdin, func(src int, name string, data []byte) {
+		jobs = appendJobs(jobs, src, name, data)
+	})
+	return decodeAll(jobs, opts), err
+}
+
+// readSources reads every source of paths in order, numbering them from 0,
+// and joins one error per path that cannot be read.
+func readSources(paths []string, stdin io.Reader, fn func(src int, name string, data []byte)) error {
 	var errs []error
 	src := 0
 	for _, p := range paths {
@@ -104,7 +113,7 @@ func Read(paths []string, stdin io.Reader, opts Options) ([]Document, error) {
 			if err != nil {
 				return err
 			}
-			jobs = appendJobs(jobs, src, name, data)
+			fn(src, name, data)
 			src++
 			return nil
 		})
@@ -112,7 +121,7 @@ func Read(paths []string, stdin io.Reader, opts Options) ([]Document, error) {
 			errs = append(errs, err)
 		}
 	}
-	return decodeAll(jobs, opts), errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // Files returns the files Read would read for the given paths, in the same order ("-" stays
