@@ -125,8 +125,6 @@ func TestCorpusKubernetesExamples(t *testing.T) {
 		"AI/vllm-deployment/hpa/gpu-service-monitor-gke.yaml":     "no schema for monitoring.coreos.com/v1, Kind=ServiceMonitor",
 		"AI/vllm-deployment/hpa/vllm-service-monitor.yaml":        "no schema for monitoring.coreos.com/v1, Kind=ServiceMonitor",
 		"AI/vllm-deployment/hpa/prometheus-rule.yaml":             "no schema for monitoring.coreos.com/v1, Kind=PrometheusRule",
-		// Served by kube-aggregator, whose types are not in k8s.io/api.
-		"AI/vllm-deployment/hpa/prometheus-adapter.yaml": "no schema for apiregistration.k8s.io/v1, Kind=APIService",
 		// Cassandra's own configuration files, not Kubernetes manifests.
 		"databases/cassandra/image/files/cassandra.yaml":             "Object 'Kind' is missing",
 		"databases/cassandra/java/src/test/resources/cassandra.yaml": "Object 'Kind' is missing",

@@ -230,3 +230,51 @@ func TestMalformedNamespace(t *testing.T) {
 		t.Errorf("no decode error: %+v", out)
 	}
 }
+
+// APIService (kube-aggregator, not in k8s.io/api) is a built-in kind: the
+// metrics-server registration validates, and type errors and unknown
+// fields are found.
+func TestAPIServiceBuiltIn(t *testing.T) {
+	input := `apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec:
+  service: {name: metrics-server, namespace: kube-system}
+  group: metrics.k8s.io
+  version: v1beta1
+  insecureSkipTLSVerify: true
+  groupPriorityMinimum: 100
+  versionPriority: 100
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.custom.metrics.k8s.io}
+spec:
+  service: {name: adapter, namespace: monitoring, port: "443"}
+  group: custom.metrics.k8s.io
+  version: v1beta1
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  bogus: 1
+`
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	res := Run(context.Background(), manifest.Parse("in.yaml", []byte(input), manifest.Options{}), reg, RunOptions{})
+	if len(res.Documents) != 2 {
+		t.Fatalf("%d results", len(res.Documents))
+	}
+	if d := res.Documents[0]; d.Outcome() != report.Valid {
+		t.Errorf("metrics-server APIService: %v %v", d.Err, d.Errors)
+	}
+	d := res.Documents[1]
+	var got []string
+	for _, e := range d.Errors {
+		got = append(got, e.Error())
+	}
+	want := []string{`spec.service.port: Invalid value: "string": spec.service.port in body must be of type integer: "string"`}
+	if d.Err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") || len(d.UnknownFields) != 1 || d.UnknownFields[0] != `unknown field "spec.bogus"` {
+		t.Errorf("invalid APIService: err=%v errors=%q unknown=%q", d.Err, got, d.UnknownFields)
+	}
+}

@@ -20,8 +20,8 @@ import (
 
 // Data is the decoded form of one data/v1.<minor>.json.gz file.
 type Data struct {
-	// Minor is the Kubernetes minor version; Source the k8s.io/api module
-	// version the data was generated from.
+	// Minor is the Kubernetes minor version; Source the module versions
+	// (k8s.io/api, k8s.io/kube-aggregator) the data was generated from.
 	Minor  int    `json:"minor"`
 	Source string `json:"source"`
 	// Kinds are every kind with its definition name, sorted by group,
@@ -40,20 +40,29 @@ type Kind struct {
 	Definition string `json:"definition"`
 }
 
+// Packages are the Go packages whose types are the built-in kinds:
+// k8s.io/api, and kube-aggregator's apiregistration.k8s.io/v1 (APIService,
+// which every kube-apiserver serves through its aggregator).
+var Packages = []string{"k8s.io/api/...", aggregatorV1}
+
+const aggregatorV1 = "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+
 // ScratchModule creates a temporary Go module requiring k8s.io/api@version
-// (go get, then go mod tidy inside that module only) and returns its
-// directory; the caller removes it.
+// and k8s.io/kube-aggregator@version, released together with the same
+// version numbers (go get, then go mod tidy inside that module only), and
+// returns its directory; the caller removes it.
 func ScratchModule(version string) (string, error) {
 	dir, err := os.MkdirTemp("", "kdv-k8sapi-")
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n\nimport _ \"k8s.io/api/core/v1\"\n"), 0o644); err != nil {
+	src := "package x\n\nimport (\n\t_ \"k8s.io/api/core/v1\"\n\t_ \"" + aggregatorV1 + "\"\n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o644); err != nil {
 		return "", err
 	}
 	for _, args := range [][]string{
 		{"mod", "init", "kdv.dev/scratch/k8sapi"},
-		{"get", "k8s.io/api@" + version},
+		{"get", "k8s.io/api@" + version, "k8s.io/kube-aggregator@" + version},
 		{"mod", "tidy"},
 	} {
 		cmd := exec.Command("go", args...)
@@ -66,8 +75,8 @@ func ScratchModule(version string) (string, error) {
 	return dir, nil
 }
 
-// Build loads k8s.io/api/... in the Go module at dir (its go.mod pins the
-// k8s.io/api version) and returns the gzip-compressed data file for minor.
+// Build loads Packages in the Go module at dir (its go.mod pins the
+// k8s.io/api and k8s.io/kube-aggregator versions) and returns the gzip-compressed data file for minor.
 // The schemas are the published ones except for openapi-gen's enforced
 // default "" on non-pointer strings (openapi.Options.NoStringZeroDefaults),
 // so a missing required string is reported as the apiserver reports it.
@@ -80,7 +89,7 @@ func ScratchModule(version string) (string, error) {
 // metav1's kinds are marked cluster-scoped. This is the static source of
 // scope; k8s.io/api has no other.
 func Build(dir string, minor int) ([]byte, error) {
-	u, err := idl.Load(idl.Options{Dir: dir}, "k8s.io/api/...")
+	u, err := idl.Load(idl.Options{Dir: dir}, Packages...)
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +97,14 @@ func Build(dir string, minor int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "k8s.io/api")
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "k8s.io/api", "k8s.io/kube-aggregator")
 	cmd.Dir = dir
 	src, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list -m k8s.io/api: %w", err)
+		return nil, fmt.Errorf("go list -m k8s.io/api k8s.io/kube-aggregator: %w", err)
 	}
-	d := Data{Minor: minor, Source: strings.TrimSpace(string(src)), Schemas: map[string]*schema.Props{}}
+	source := strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(src)), "\n", ", ")), " ")
+	d := Data{Minor: minor, Source: source, Schemas: map[string]*schema.Props{}}
 	scope := map[string]bool{} // group/version/Kind -> namespaced
 	for _, doc := range res.Documents {
 		for name, p := range doc.Schemas {

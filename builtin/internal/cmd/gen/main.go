@@ -15,6 +15,11 @@ import (
 	"os"
 
 	"kdv.dev/builtin/internal/gendata"
+
+	// Keeps kube-aggregator in kdv's go.mod at the k8s.io/api version, so
+	// that gendata.Build can load its apiregistration/v1 types (by pattern,
+	// through go/packages) from this module without a scratch module.
+	_ "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 )
 
 func main() {
