@@ -517,24 +517,6 @@ func TestDifferentialCRDs(t *testing.T) {
 
 // knownCRDDifferences is the allow-list of CRD-check disagreements.
 var knownCRDDifferences = []knownDifference{
-	{
-		Class:  "cost-total-props-and-addl",
-		Reason: "GAP (kdv.dev/cel): on a schema with both properties and additionalProperties (already an error), kdv's estimated total rule cost exceeds the limit where the apiserver's does not (cardinality of the properties below)",
-		Gap:    true,
-		Match: func(d *disagreement) bool {
-			if d.Case.Mutation != "additional-properties-with-properties" {
-				return false
-			}
-			extra, missing := diffErrors(d.Ref.Errors, d.KDV.Errors)
-			if len(extra) > 0 || len(missing) == 0 {
-				return false
-			}
-			for _, e := range missing {
-				if !strings.Contains(e, "estimated rule cost total") {
-					return false
-				}
-			}
-			return true
-		},
-	},
+	// cost-total-props-and-addl (kdv's CRD cost total counted the rules of
+	// nodes above a schema error) was fixed in kdv.dev/cel: nodeSchemaErrors.
 }

@@ -247,6 +247,9 @@ func (c *crdChecker) check(s *schema.Structural, fldPath *field.Path, ctx *check
 		}), sub)
 		errs, schemaErr = append(errs, e...), schemaErr || se
 	}
+	if nodeSchemaErrors(s) {
+		schemaErr = true
+	}
 	if len(s.XValidations) == 0 {
 		return errs, schemaErr
 	}
@@ -326,6 +329,19 @@ func expressionCost(cr compilationResult, ctx *checkContext) uint64 {
 		return multiplyWithOverflowGuard(cr.maxCost, *ctx.maxCardinality)
 	}
 	return multiplyWithOverflowGuard(cr.maxCost, cr.maxCardinality)
+}
+
+// nodeSchemaErrors reports whether s itself has one of the apiserver's
+// per-node schema errors (reported by schema.Check) that do not concern its
+// rules: additionalProperties next to properties, uniqueItems. Like every
+// SchemaError of ValidateCustomResourceDefinitionOpenAPISchema, they
+// suppress compiling the rules of this node and of its ancestors, and so
+// keep those rules out of the CRD's estimated cost total.
+func nodeSchemaErrors(s *schema.Structural) bool {
+	if ap := s.AdditionalProperties; ap != nil && len(s.Properties) != 0 && (!ap.Bool || ap.Structural != nil) {
+		return true
+	}
+	return s.ValueValidation != nil && s.ValueValidation.UniqueItems
 }
 
 // ruleSchemaErrors reports whether a rule of s has one of the non-CEL

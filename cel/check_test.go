@@ -381,6 +381,31 @@ func TestCheckSchema(t *testing.T) {
 					a: {type: string}
 				`,
 		},
+		// Not an apiserver test case: its verdict, checked with the real
+		// ValidateCustomResourceDefinition (bench.CheckCRD): schema errors
+		// of a node (additionalProperties with properties, uniqueItems)
+		// keep the rules of the node and its ancestors from compiling,
+		// but not a sibling's.
+		{name: "schema errors suppress the rules of the node and its ancestors",
+			schema: `
+				type: object
+				x-kubernetes-validations: [{rule: "self.nope == 1"}]
+				properties:
+					m:
+						type: object
+						properties: {a: {type: string}}
+						additionalProperties: {type: string}
+						x-kubernetes-validations: [{rule: "self.nope == 1"}]
+					u:
+						type: array
+						uniqueItems: true
+						items: {type: string}
+					other:
+						type: string
+						x-kubernetes-validations: [{rule: "self.nope == 1"}]
+				`,
+			want: []match{invalid("spec.validation.openAPIV3Schema.properties[other].x-kubernetes-validations[0].rule")},
+		},
 	}
 	root := field.NewPath("spec", "validation", "openAPIV3Schema")
 	for _, c := range cases {
