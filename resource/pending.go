@@ -29,13 +29,21 @@ func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, 
 	// results already, its other documents are validated with the rest.
 	early := make([]bool, len(pending))
 	isCRD := make([][]bool, len(pending))
+	checks := make([][]crdCheck, len(pending))
+	var crdChunks []int
 	for i := range pending {
-		if !pending[i].Mentions("CustomResourceDefinition") {
-			continue
+		if pending[i].Mentions("CustomResourceDefinition") {
+			early[i] = true
+			crdChunks = append(crdChunks, i)
 		}
-		early[i] = true
+	}
+	// Decode and check those in parallel (CheckCRD compiles every CEL
+	// rule), then register the CRDs in input order.
+	parallel(len(crdChunks), opts.Jobs, func(k int) {
+		i := crdChunks[k]
 		docs := pending[i].Decode()
-		decoded[i], results[i], isCRD[i] = docs, make([]report.DocumentResult, len(docs)), make([]bool, len(docs))
+		decoded[i], results[i] = docs, make([]report.DocumentResult, len(docs))
+		isCRD[i], checks[i] = make([]bool, len(docs)), make([]crdCheck, len(docs))
 		for j := range docs {
 			d := &docs[j]
 			results[i][j] = base(d)
@@ -46,54 +54,47 @@ func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, 
 			kind, _ := d.Object["kind"].(string)
 			if kdvschema.IsCRD(apiVersion, kind) {
 				isCRD[i][j] = true
-				checkCRDDocument(d, reg, opts.Check, &results[i][j])
-				d.Object = nil
+				checks[i][j] = checkCRD(d, opts.Check)
 			}
 		}
+	})
+	for _, i := range crdChunks {
+		for j := range decoded[i] {
+			if isCRD[i][j] {
+				registerCRD(&decoded[i][j], reg, checks[i][j], &results[i][j])
+				decoded[i][j].Object = nil
+			}
+		}
+		checks[i] = nil
 	}
 	olds := indexOld(opts.Old)
 	skip := skipSet(opts.SkipKinds)
 
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	var next atomic.Int64
 	var mu sync.Mutex
 	done := 0
-	var wg sync.WaitGroup
-	for range min(jobs, max(len(pending), 1)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(pending) {
-					return
-				}
-				if !early[i] {
-					docs := pending[i].Decode()
-					decoded[i], results[i] = docs, make([]report.DocumentResult, len(docs))
-					for j := range docs {
-						results[i][j] = base(&docs[j])
-					}
-				}
-				for j := range decoded[i] {
-					d := &decoded[i][j]
-					if early[i] && isCRD[i][j] {
-						continue
-					}
-					validateDocument(ctx, d, reg, olds, skip, opts, &results[i][j])
-					d.Object = nil // done with it; ErrorPos needs only the positions
-				}
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(done)
-					mu.Unlock()
-				}
+	parallel(len(pending), opts.Jobs, func(i int) {
+		if !early[i] {
+			docs := pending[i].Decode()
+			decoded[i], results[i] = docs, make([]report.DocumentResult, len(docs))
+			for j := range docs {
+				results[i][j] = base(&docs[j])
 			}
-		})
-	}
-	wg.Wait()
+		}
+		for j := range decoded[i] {
+			d := &decoded[i][j]
+			if early[i] && isCRD[i][j] {
+				continue
+			}
+			validateDocument(ctx, d, reg, olds, skip, opts, &results[i][j])
+			d.Object = nil // done with it; ErrorPos needs only the positions
+		}
+		if opts.Progress != nil {
+			mu.Lock()
+			done++
+			opts.Progress(done)
+			mu.Unlock()
+		}
+	})
 
 	manifest.Number(pending, decoded)
 	n := 0
@@ -108,4 +109,25 @@ func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, 
 		res.Documents = append(res.Documents, results[i]...)
 	}
 	return res
+}
+
+// parallel calls fn(0..n-1) on up to jobs goroutines (0: the number of CPUs).
+func parallel(n, jobs int, fn func(int)) {
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(jobs, n) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -125,16 +125,40 @@ func base(d *manifest.Document) report.DocumentResult {
 // checkCRDDocument checks a CRD found in the input and registers it when
 // valid.
 func checkCRDDocument(d *manifest.Document, reg *Registry, opts CheckOptions, r *report.DocumentResult) {
+	registerCRD(d, reg, checkCRD(d, opts), r)
+}
+
+// crdCheck is the outcome of checking one CRD document.
+type crdCheck struct {
+	crd      *kdvschema.CRD
+	parseErr error
+	errs     field.ErrorList
+	warnings []string
+}
+
+// checkCRD parses and checks a CRD document; it touches no registry, so
+// CRDs can be checked in parallel and registered in input order.
+func checkCRD(d *manifest.Document, opts CheckOptions) crdCheck {
 	crd, err := kdvschema.ParseCRDObject(d.Object)
 	if err != nil {
-		r.Err, r.ErrKind = err, report.ErrSchema
-		return
+		return crdCheck{parseErr: err}
 	}
 	errs, warnings := CheckCRD(crd, opts)
-	r.Errors, r.Warnings = errs, warnings
+	return crdCheck{crd: crd, errs: errs, warnings: warnings}
+}
+
+// registerCRD records a checked CRD's result in r and registers the CRD
+// when valid (rejects its kind otherwise).
+func registerCRD(d *manifest.Document, reg *Registry, c crdCheck, r *report.DocumentResult) {
+	if c.parseErr != nil {
+		r.Err, r.ErrKind = c.parseErr, report.ErrSchema
+		return
+	}
+	crd := c.crd
+	r.Errors, r.Warnings = c.errs, c.warnings
 	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
 	loc := fmt.Sprintf("%s:%d", d.File, d.Line)
-	if len(errs) > 0 {
+	if len(c.errs) > 0 {
 		reg.Reject(gk, fmt.Sprintf("its CustomResourceDefinition %s at %s is invalid", crd.Metadata.Name, loc))
 		return
 	}
