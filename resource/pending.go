@@ -23,70 +23,98 @@ import (
 // validated. opts.Progress is called once per pending document (a List
 // counts once).
 func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, opts RunOptions) *report.Result {
-	decoded := make([][]manifest.Document, len(pending))
-	results := make([][]report.DocumentResult, len(pending))
-	// early[i] marks pending[i] as decoded by the CRD pass; its CRDs have
-	// results already, its other documents are validated with the rest.
-	early := make([]bool, len(pending))
-	isCRD := make([][]bool, len(pending))
-	checks := make([][]crdCheck, len(pending))
-	var crdChunks []int
-	for i := range pending {
-		if pending[i].Mentions("CustomResourceDefinition") {
-			early[i] = true
-			crdChunks = append(crdChunks, i)
+	decoded, results := runGroups(ctx, groups{
+		n:          len(pending),
+		decode:     func(i int) []manifest.Document { return pending[i].Decode() },
+		mayHoldCRD: func(i int) bool { return pending[i].Mentions("CustomResourceDefinition") },
+		drop:       true,
+	}, reg, opts)
+	manifest.Number(pending, decoded)
+	for i := range results {
+		for j := range results[i] {
+			results[i][j].Index = decoded[i][j].Index
 		}
 	}
-	// Decode and check those in parallel (CheckCRD compiles every CEL
-	// rule), then register the CRDs in input order.
-	parallel(len(crdChunks), opts.Jobs, func(k int) {
-		i := crdChunks[k]
-		docs := pending[i].Decode()
+	return flatten(results)
+}
+
+// groups describes the input of runGroups: n groups of documents (a
+// pending document, or one decoded document), each decoded once by
+// decode. Groups for which mayHoldCRD is true are decoded before any
+// validation, and their CRDs checked and registered; drop sets each
+// document's Object to nil once it is done with.
+type groups struct {
+	n          int
+	decode     func(i int) []manifest.Document
+	mayHoldCRD func(i int) bool
+	drop       bool
+}
+
+// runGroups is the pipeline of Run and RunPending: the CRDs of the
+// groups that may hold one are decoded and checked in parallel (CheckCRD
+// compiles every CEL rule) and registered in input order; then every
+// other document is validated on opts.Jobs workers. It returns each
+// group's documents and results.
+func runGroups(ctx context.Context, g groups, reg *Registry, opts RunOptions) ([][]manifest.Document, [][]report.DocumentResult) {
+	decoded := make([][]manifest.Document, g.n)
+	results := make([][]report.DocumentResult, g.n)
+	early := make([]bool, g.n) // decoded by the CRD pass
+	isCRD := make([][]bool, g.n)
+	checks := make([][]crdCheck, g.n)
+	var crdGroups []int
+	for i := 0; i < g.n; i++ {
+		if g.mayHoldCRD(i) {
+			early[i] = true
+			crdGroups = append(crdGroups, i)
+		}
+	}
+	decodeGroup := func(i int) {
+		docs := g.decode(i)
 		decoded[i], results[i] = docs, make([]report.DocumentResult, len(docs))
-		isCRD[i], checks[i] = make([]bool, len(docs)), make([]crdCheck, len(docs))
 		for j := range docs {
-			d := &docs[j]
-			results[i][j] = base(d)
-			if d.Err != nil || d.Object == nil {
-				continue
-			}
-			apiVersion, _ := d.Object["apiVersion"].(string)
-			kind, _ := d.Object["kind"].(string)
-			if kdvschema.IsCRD(apiVersion, kind) {
+			results[i][j] = base(&docs[j])
+		}
+	}
+	parallel(len(crdGroups), opts.Jobs, func(k int) {
+		i := crdGroups[k]
+		decodeGroup(i)
+		isCRD[i], checks[i] = make([]bool, len(decoded[i])), make([]crdCheck, len(decoded[i]))
+		for j := range decoded[i] {
+			if d := &decoded[i][j]; isCRDDocument(d) {
 				isCRD[i][j] = true
 				checks[i][j] = checkCRD(d, opts.Check)
 			}
 		}
 	})
-	for _, i := range crdChunks {
+	for _, i := range crdGroups {
 		for j := range decoded[i] {
 			if isCRD[i][j] {
 				registerCRD(&decoded[i][j], reg, checks[i][j], &results[i][j])
-				decoded[i][j].Object = nil
+				if g.drop {
+					decoded[i][j].Object = nil
+				}
 			}
 		}
 		checks[i] = nil
 	}
+
 	olds := indexOld(opts.Old)
 	skip := skipSet(opts.SkipKinds)
-
 	var mu sync.Mutex
 	done := 0
-	parallel(len(pending), opts.Jobs, func(i int) {
+	parallel(g.n, opts.Jobs, func(i int) {
 		if !early[i] {
-			docs := pending[i].Decode()
-			decoded[i], results[i] = docs, make([]report.DocumentResult, len(docs))
-			for j := range docs {
-				results[i][j] = base(&docs[j])
-			}
+			decodeGroup(i)
 		}
 		for j := range decoded[i] {
-			d := &decoded[i][j]
 			if early[i] && isCRD[i][j] {
 				continue
 			}
+			d := &decoded[i][j]
 			validateDocument(ctx, d, reg, olds, skip, opts, &results[i][j])
-			d.Object = nil // done with it; ErrorPos needs only the positions
+			if g.drop {
+				d.Object = nil // done with it; ErrorPos needs only the positions
+			}
 		}
 		if opts.Progress != nil {
 			mu.Lock()
@@ -95,18 +123,28 @@ func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, 
 			mu.Unlock()
 		}
 	})
+	return decoded, results
+}
 
-	manifest.Number(pending, decoded)
+// isCRDDocument reports whether d decoded to a CustomResourceDefinition.
+func isCRDDocument(d *manifest.Document) bool {
+	if d.Err != nil || d.Object == nil {
+		return false
+	}
+	apiVersion, _ := d.Object["apiVersion"].(string)
+	kind, _ := d.Object["kind"].(string)
+	return kdvschema.IsCRD(apiVersion, kind)
+}
+
+// flatten concatenates the groups' results in order.
+func flatten(results [][]report.DocumentResult) *report.Result {
 	n := 0
 	for _, r := range results {
 		n += len(r)
 	}
 	res := &report.Result{Documents: make([]report.DocumentResult, 0, n)}
-	for i := range results {
-		for j := range results[i] {
-			results[i][j].Index = decoded[i][j].Index
-		}
-		res.Documents = append(res.Documents, results[i]...)
+	for _, r := range results {
+		res.Documents = append(res.Documents, r...)
 	}
 	return res
 }

@@ -3,9 +3,7 @@ package resource
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -43,55 +41,12 @@ type RunOptions struct {
 // before any other document is validated, so that their custom resources
 // in the same input validate against them.
 func Run(ctx context.Context, docs []manifest.Document, reg *Registry, opts RunOptions) *report.Result {
-	res := &report.Result{Documents: make([]report.DocumentResult, len(docs))}
-	isCRD := make([]bool, len(docs))
-	for i := range docs {
-		d := &docs[i]
-		res.Documents[i] = base(d)
-		if d.Err != nil || d.Object == nil {
-			continue
-		}
-		apiVersion, _ := d.Object["apiVersion"].(string)
-		kind, _ := d.Object["kind"].(string)
-		if kdvschema.IsCRD(apiVersion, kind) {
-			isCRD[i] = true
-			checkCRDDocument(d, reg, opts.Check, &res.Documents[i])
-		}
-	}
-	olds := indexOld(opts.Old)
-	skip := skipSet(opts.SkipKinds)
-
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				if !isCRD[i] {
-					validateDocument(ctx, &docs[i], reg, olds, skip, opts, &res.Documents[i])
-				}
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(done)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := range docs {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	return res
+	_, results := runGroups(ctx, groups{
+		n:          len(docs),
+		decode:     func(i int) []manifest.Document { return docs[i : i+1 : i+1] },
+		mayHoldCRD: func(i int) bool { return isCRDDocument(&docs[i]) },
+	}, reg, opts)
+	return flatten(results)
 }
 
 // skipSet is RunOptions.SkipKinds as lower-case Kind and Kind.group keys.
@@ -120,12 +75,6 @@ func base(d *manifest.Document) report.DocumentResult {
 	}
 	r.ErrorPos = func(e *field.Error) (int, int) { return d.Position(e.Field) }
 	return r
-}
-
-// checkCRDDocument checks a CRD found in the input and registers it when
-// valid.
-func checkCRDDocument(d *manifest.Document, reg *Registry, opts CheckOptions, r *report.DocumentResult) {
-	registerCRD(d, reg, checkCRD(d, opts), r)
 }
 
 // crdCheck is the outcome of checking one CRD document.

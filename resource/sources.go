@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -36,29 +34,12 @@ func LoadCRDs(reg *Registry, paths []string, stdin io.Reader) (int, error) {
 		err error
 	}
 	out := make([]*parsed, len(docs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(docs)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(docs) {
-					return
-				}
-				d := &docs[i]
-				if d.Err != nil {
-					continue
-				}
-				apiVersion, _ := d.Object["apiVersion"].(string)
-				kind, _ := d.Object["kind"].(string)
-				if kdvschema.IsCRD(apiVersion, kind) {
-					crd, err := kdvschema.ParseCRDObject(d.Object)
-					out[i] = &parsed{crd, err}
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel(len(docs), runtime.GOMAXPROCS(0), func(i int) {
+		if d := &docs[i]; isCRDDocument(d) {
+			crd, err := kdvschema.ParseCRDObject(d.Object)
+			out[i] = &parsed{crd, err}
+		}
+	})
 	n := 0
 	for i := range docs {
 		d := &docs[i]
