@@ -95,33 +95,8 @@ var Extensions = []string{".json", ".yaml", ".yml"}
 // paths are returned all the same. Callers should report both, and treat a non-nil error
 // as "input unreadable" (kdv exits 2).
 func Read(paths []string, stdin io.Reader, opts Options) ([]Document, error) {
-	var jobs []job
-	err := readSources(paths, stdin, func(src int, name string, data []byte) {
-		jobs = appendJobs(jobs, src, name, data)
-	})
-	return decodeAll(jobs, opts), err
-}
-
-// readSources reads every source of paths in order, numbering them from 0,
-// and joins one error per path that cannot be read.
-func readSources(paths []string, stdin io.Reader, fn func(src int, name string, data []byte)) error {
-	var errs []error
-	src := 0
-	for _, p := range paths {
-		err := walk(p, func(name string) error {
-			data, err := readSource(name, stdin)
-			if err != nil {
-				return err
-			}
-			fn(src, name, data)
-			src++
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	pending, err := ReadPending(paths, stdin, opts)
+	return decodeAll(pending), err
 }
 
 // Files returns the files Read would read for the given paths, in the same order ("-" stays
@@ -214,5 +189,5 @@ func ReadStream(name string, r io.Reader, opts Options) ([]Document, error) {
 // Parse returns the documents of data, read as a source called name. Large inputs are
 // decoded on all CPUs; the order is that of the source.
 func Parse(name string, data []byte, opts Options) []Document {
-	return decodeAll(appendJobs(nil, 0, name, data), opts)
+	return decodeAll(appendPending(nil, 0, name, data, opts))
 }

@@ -31,19 +31,14 @@ func Documents(name string, data []byte, opts Options) iter.Seq[Document] {
 	}
 }
 
-// job is one chunk of one source; src numbers the sources so that indexes restart per source.
-type job struct {
-	src  int
-	file string
-	c    chunk
-}
-
-func appendJobs(jobs []job, src int, file string, data []byte) []job {
+// appendPending appends the documents of data, source number src called
+// file, undecoded; src numbers the sources so that indexes restart per source.
+func appendPending(out []Pending, src int, file string, data []byte, opts Options) []Pending {
 	split(data, func(c chunk) bool {
-		jobs = append(jobs, job{src: src, file: file, c: c})
+		out = append(out, Pending{src: src, file: file, c: c, opts: opts})
 		return true
 	})
-	return jobs
+	return out
 }
 
 // Decoding is spread over goroutines when there is enough work: a goroutine per
@@ -53,50 +48,36 @@ const (
 	parallelBytes = 256 << 10
 )
 
-// decodeAll decodes jobs, in parallel when there are many, and numbers the documents of each
-// source in order.
-func decodeAll(jobs []job, opts Options) []Document {
-	results := make([][]Document, len(jobs))
+// decodeAll decodes pending, in parallel when there is much of it, and numbers the
+// documents of each source in order.
+func decodeAll(pending []Pending) []Document {
+	results := make([][]Document, len(pending))
 	size := 0
-	for _, j := range jobs {
-		size += len(j.c.raw)
+	for i := range pending {
+		size += len(pending[i].c.raw)
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(jobs), 1+len(jobs)/parallelDocs+size/parallelBytes)
-	if workers <= 1 {
-		for i, j := range jobs {
-			results[i] = decodeChunk(j.file, j.c, opts)
-		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(func() {
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(jobs) {
-						return
-					}
-					results[i] = decodeChunk(jobs[i].file, jobs[i].c, opts)
+	workers := min(runtime.GOMAXPROCS(0), len(pending), 1+len(pending)/parallelDocs+size/parallelBytes)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(pending) {
+					return
 				}
-			})
-		}
-		wg.Wait()
+				results[i] = pending[i].Decode()
+			}
+		})
 	}
+	wg.Wait()
+	Number(pending, results)
 	n := 0
 	for _, r := range results {
 		n += len(r)
 	}
 	docs := make([]Document, 0, n)
-	index, src := 0, -1
-	for i, r := range results {
-		if jobs[i].src != src {
-			index, src = 0, jobs[i].src
-		}
-		if r == nil {
-			continue
-		}
-		setIndex(r, index)
-		index++
+	for _, r := range results {
 		docs = append(docs, r...)
 	}
 	return docs

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"io"
 )
 
@@ -22,13 +23,23 @@ type Pending struct {
 // *Error per path that cannot be read; the other paths' documents are returned all the same.
 func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, error) {
 	var out []Pending
-	err := readSources(paths, stdin, func(src int, name string, data []byte) {
-		split(data, func(c chunk) bool {
-			out = append(out, Pending{src: src, file: name, c: c, opts: opts})
-			return true
+	var errs []error
+	src := 0
+	for _, p := range paths {
+		err := walk(p, func(name string) error {
+			data, err := readSource(name, stdin)
+			if err != nil {
+				return err
+			}
+			out = appendPending(out, src, name, data, opts)
+			src++
+			return nil
 		})
-	})
-	return out, err
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return out, errors.Join(errs...)
 }
 
 // File is the path of the document's source, as Document.File.
