@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"maps"
 	"strconv"
 	"unicode/utf8"
 )
@@ -42,14 +43,15 @@ func parseCRDObjectDirect(obj map[string]any) (*CRD, bool) {
 			continue
 		}
 		schemas[i], has[i] = oas, true
-		sc := shallowWithout(sch, "openAPIV3Schema")
-		vc := shallowWithout(vm, "")
+		sc := maps.Clone(sch)
+		delete(sc, "openAPIV3Schema")
+		vc := maps.Clone(vm)
 		vc["schema"] = sc
 		stripped[i] = vc
 	}
-	sp := shallowWithout(spec, "")
+	sp := maps.Clone(spec)
 	sp["versions"] = stripped
-	o := shallowWithout(obj, "")
+	o := maps.Clone(obj)
 	o["spec"] = sp
 	j, err := json.Marshal(o)
 	if err != nil {
@@ -78,17 +80,6 @@ func parseCRDObjectDirect(obj map[string]any) (*CRD, bool) {
 	}
 	c.unknown, c.parsed = unknownCRDFields(obj), true
 	return c, true
-}
-
-// shallowWithout copies m without key (none when key is "").
-func shallowWithout(m map[string]any, key string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != key || key == "" {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // jsonNumbers deep-copies an unstructured value as decodeGeneric would
