@@ -201,7 +201,7 @@ func Lookup(minor int, gvk schema.GroupVersionKind) (*schema.Structural, error) 
 
 // refRe finds the $refs in a definition's JSON (as the generator writes
 // them; inside JSON strings the quotes are escaped, so text cannot match).
-var refRe = regexp.MustCompile(`"\$ref":"#/components/schemas/([^"]+)"`)
+var refRe = regexp.MustCompile(`"\$ref":"` + regexp.QuoteMeta(openapi.RefPrefix) + `([^"]+)"`)
 
 // closureLocked decodes (once) the definition name and every definition it
 // reaches through $ref, and returns them by name: what Resolve needs for

@@ -17,5 +17,6 @@ func DefinitionName(pkgPath, name string) string {
 	return strings.Join(parts, ".") + "." + name
 }
 
-// refPrefix is where OpenAPI v3 documents keep their schemas.
-const refPrefix = "#/components/schemas/"
+// RefPrefix is where OpenAPI v3 documents keep their schemas: every $ref
+// the generator writes is RefPrefix followed by a definition name.
+const RefPrefix = "#/components/schemas/"

@@ -109,7 +109,7 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 func (r *resolver) walk(p *schema.Props) error {
 	if p.Ref != nil {
 		ref := *p.Ref
-		d, err := r.def(strings.TrimPrefix(ref, refPrefix))
+		d, err := r.def(strings.TrimPrefix(ref, RefPrefix))
 		if err != nil {
 			return err
 		}

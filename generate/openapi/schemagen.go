@@ -97,7 +97,7 @@ func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
 }
 
 func refProps(name string) *schema.Props {
-	ref := refPrefix + name
+	ref := RefPrefix + name
 	return &schema.Props{Ref: &ref}
 }
 
