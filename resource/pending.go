@@ -111,7 +111,7 @@ func runGroups(ctx context.Context, g groups, reg *Registry, opts RunOptions) ([
 				continue
 			}
 			d := &decoded[i][j]
-			validateDocument(ctx, d, reg, olds, skip, opts, &results[i][j])
+			validateDocument(ctx, d, g.drop, reg, olds, skip, opts, &results[i][j])
 			if g.drop {
 				d.Object = nil // done with it; ErrorPos needs only the positions
 			}

@@ -141,8 +141,9 @@ func indexOld(docs []manifest.Document) map[oldKey]map[string]any {
 	return m
 }
 
-// validateDocument validates one non-CRD document into r.
-func validateDocument(ctx context.Context, d *manifest.Document, reg *Registry, olds map[oldKey]map[string]any, skip map[string]bool, opts RunOptions, r *report.DocumentResult) {
+// validateDocument validates one non-CRD document into r. With owned, the
+// caller gives d.Object up and it is pruned and defaulted in place.
+func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg *Registry, olds map[oldKey]map[string]any, skip map[string]bool, opts RunOptions, r *report.DocumentResult) {
 	if d.Err != nil || d.Object == nil {
 		return
 	}
@@ -173,7 +174,12 @@ func validateDocument(ctx context.Context, d *manifest.Document, reg *Registry, 
 		return
 	}
 	old := lookupOld(olds, keyOf(d.Object, gvk), v)
-	out := v.Validate(ctx, d.Object, old)
+	var out Outcome
+	if owned {
+		out = v.validateOwned(ctx, d.Object, old)
+	} else {
+		out = v.Validate(ctx, d.Object, old)
+	}
 	if out.DecodeErr != nil {
 		r.Err, r.ErrKind = out.DecodeErr, report.ErrDocument
 		return

@@ -123,8 +123,14 @@ func (v *Validator) Schema() Schema { return v.schema }
 // of obj: on create when old is nil, on update otherwise (old goes through
 // the same decode steps, as the stored object did).
 func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outcome {
+	return v.validateOwned(ctx, deepCopy(obj), old)
+}
+
+// validateOwned is Validate on an obj the caller gives up: it is pruned and
+// defaulted in place instead of on a copy (RunPending drops each object
+// after validation, so copying it would be wasted work).
+func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) Outcome {
 	var out Outcome
-	obj = deepCopy(obj)
 	unknown, err := v.decode(obj)
 	if err != nil {
 		out.DecodeErr = err
