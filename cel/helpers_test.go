@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"kdv.dev/schema"
+	"kdv.dev/schema/schematest"
 )
 
 // dedent turns a tab-indented YAML snippet (as in the apiserver's tests)
@@ -38,19 +39,7 @@ func dedent(src string) string {
 // yamlSchema parses a tab-indented YAML OpenAPI schema into a Structural.
 func yamlSchema(t testing.TB, src string) *schema.Structural {
 	t.Helper()
-	j, err := yaml.YAMLToJSON([]byte(dedent(src)))
-	if err != nil {
-		t.Fatalf("schema yaml: %v\n%s", err, dedent(src))
-	}
-	var p schema.Props
-	if err := utiljson.Unmarshal(j, &p); err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.NewStructural(&p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.Structural(t, dedent(src))
 }
 
 // yamlObj decodes a tab-indented YAML value with whole numbers as int64.

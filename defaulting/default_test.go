@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kdv.dev/schema"
+	"kdv.dev/schema/schematest"
 )
 
 // TestDefault holds the cases of the apiserver's TestDefault
@@ -80,15 +81,15 @@ properties:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
-			Default(in, mustSchema(t, tt.schema))
+			in, want := schematest.JSON(t, tt.in), schematest.JSON(t, tt.want)
+			Default(in, schematest.Structural(t, tt.schema))
 			if !reflect.DeepEqual(in, want) {
-				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+				t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 			}
-			in = mustJSON(t, tt.in)
-			NewDefaulter(mustSchema(t, tt.schema)).Default(in)
+			in = schematest.JSON(t, tt.in)
+			NewDefaulter(schematest.Structural(t, tt.schema)).Default(in)
 			if !reflect.DeepEqual(in, want) {
-				t.Errorf("Defaulter got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+				t.Errorf("Defaulter got:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 			}
 		})
 	}
@@ -97,8 +98,8 @@ properties:
 // TestDefaultDeepCopies checks that defaulted values share nothing with the
 // schema or with each other.
 func TestDefaultDeepCopies(t *testing.T) {
-	s := mustSchema(t, `{items: {properties: {a: {type: object, default: {l: [1]}}}}}`)
-	obj := mustJSON(t, `[{},{}]`).([]any)
+	s := schematest.Structural(t, `{items: {properties: {a: {type: object, default: {l: [1]}}}}}`)
+	obj := schematest.JSON(t, `[{},{}]`).([]any)
 	Default(obj, s)
 	obj[0].(map[string]any)["a"].(map[string]any)["l"].([]any)[0] = int64(9)
 	if got := obj[1].(map[string]any)["a"].(map[string]any)["l"].([]any)[0]; got != int64(1) {
@@ -128,10 +129,10 @@ func TestPruneNonNullableNullsWithoutDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
-			PruneNonNullableNullsWithoutDefaults(in, mustSchema(t, tt.schema))
+			in, want := schematest.JSON(t, tt.in), schematest.JSON(t, tt.want)
+			PruneNonNullableNullsWithoutDefaults(in, schematest.Structural(t, tt.schema))
 			if !reflect.DeepEqual(in, want) {
-				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+				t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 			}
 		})
 	}
@@ -167,10 +168,10 @@ func TestDefaultKEPExamples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
-			Default(in, mustSchema(t, tt.schema))
+			in, want := schematest.JSON(t, tt.in), schematest.JSON(t, tt.want)
+			Default(in, schematest.Structural(t, tt.schema))
 			if !reflect.DeepEqual(in, want) {
-				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+				t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 			}
 		})
 	}

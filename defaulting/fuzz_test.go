@@ -11,6 +11,7 @@ import (
 
 	"kdv.dev/pruning"
 	"kdv.dev/schema"
+	"kdv.dev/schema/schematest"
 )
 
 // FuzzDefault runs Default, PruneNonNullableNullsWithoutDefaults and
@@ -41,12 +42,12 @@ func FuzzDefault(f *testing.F) {
 		NewDefaulter(s).Default(c)
 		Default(v, s)
 		if !reflect.DeepEqual(c, v) {
-			t.Fatalf("Defaulter differs from Default:\n%s\n%s", toJSON(c), toJSON(v))
+			t.Fatalf("Defaulter differs from Default:\n%s\n%s", schematest.Indent(c), schematest.Indent(v))
 		}
 		once := deepCopyJSON(v)
 		Default(v, s)
 		if !reflect.DeepEqual(once, v) {
-			t.Fatalf("Default not idempotent:\n%s\n%s", toJSON(once), toJSON(v))
+			t.Fatalf("Default not idempotent:\n%s\n%s", schematest.Indent(once), schematest.Indent(v))
 		}
 		pruning.Prune(v, s, pruning.Options{IsResourceRoot: true})
 		_, _ = ValidateDefaults(context.Background(), field.NewPath("s"), s, true, true)

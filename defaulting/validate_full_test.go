@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"kdv.dev/schema/schematest"
 )
 
 // matchErrors compares errors by "Type path", order-insensitive.
@@ -27,7 +28,7 @@ func matchErrors(t *testing.T, errs field.ErrorList, want []string) {
 // "invalid defaults with enabled feature gate, structural schema"
 // (pkg/apis/apiextensions/validation/validation_test.go).
 func TestValidateDefaultsStructural(t *testing.T) {
-	s := mustSchema(t, `
+	s := schematest.Structural(t, `
 type: object
 properties:
   a: {type: object, properties: {foo: {type: string}}, default: {foo: abc, bar: 42}}
@@ -197,7 +198,7 @@ properties:
 // TestValidateDefaultsConstraints checks the "unsupported" (enum) errors of
 // the apiserver's "defaults with enum constraints" case.
 func TestValidateDefaultsConstraints(t *testing.T) {
-	s := mustSchema(t, constraintsSchema)
+	s := schematest.Structural(t, constraintsSchema)
 	errs, err := ValidateDefaults(context.Background(), field.NewPath("spec", "validation", "openAPIV3Schema"), s, true, true)
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +228,7 @@ func TestValidateDefaultsConstraints(t *testing.T) {
 func TestValidateDefaultsCEL(t *testing.T) {
 	ctx := context.Background()
 	t.Run(`"invalid default" (optionalOldSelf)`, func(t *testing.T) {
-		s := mustSchema(t, `{type: object, properties: {defaultFailsRatcheting: {type: string, default: default, x-kubernetes-validations: [{rule: "oldSelf.hasValue()", optionalOldSelf: true, message: foobarErrorMessage}]}}}`)
+		s := schematest.Structural(t, `{type: object, properties: {defaultFailsRatcheting: {type: string, default: default, x-kubernetes-validations: [{rule: "oldSelf.hasValue()", optionalOldSelf: true, message: foobarErrorMessage}]}}}`)
 		errs, err := ValidateDefaults(ctx, field.NewPath("test"), s, false, false)
 		if err != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "foobarErrorMessage") {
 			t.Fatalf("got %v, %v", errs, err)
@@ -237,12 +238,12 @@ func TestValidateDefaultsCEL(t *testing.T) {
 		}
 	})
 	t.Run(`"valid default" (optionalOldSelf)`, func(t *testing.T) {
-		s := mustSchema(t, `{type: object, properties: {defaultFailsRatcheting: {type: string, default: default, x-kubernetes-validations: [{rule: "oldSelf.orValue(self) == self", optionalOldSelf: true, message: foobarErrorMessage}]}}}`)
+		s := schematest.Structural(t, `{type: object, properties: {defaultFailsRatcheting: {type: string, default: default, x-kubernetes-validations: [{rule: "oldSelf.orValue(self) == self", optionalOldSelf: true, message: foobarErrorMessage}]}}}`)
 		if errs, err := ValidateDefaults(ctx, field.NewPath("test"), s, false, false); err != nil || len(errs) != 0 {
 			t.Fatalf("got %v, %v", errs, err)
 		}
 	})
-	costSchema := mustSchema(t, `
+	costSchema := schematest.Structural(t, `
 type: object
 properties:
   embedded:
@@ -292,7 +293,7 @@ properties:
 // lines are the apiserver's (bench.CheckCRD, the real
 // ValidateCustomResourceDefinition, on the same schema in a CRD).
 func TestValidateDefaultsIntOrStringUntyped(t *testing.T) {
-	s := mustSchema(t, `
+	s := schematest.Structural(t, `
 type: object
 properties:
   a: {x-kubernetes-int-or-string: true, default: {x: 1}}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"kdv.dev/schema"
+	"kdv.dev/schema/schematest"
 )
 
 // defaultsSchema holds the properties of the apiserver's CRD validation
@@ -206,7 +207,7 @@ properties:
 // TestValidateDefaults checks the apiserver's expected error types and
 // paths for defaultsSchema (the validationMatch list of the test above).
 func TestValidateDefaults(t *testing.T) {
-	s := mustSchema(t, defaultsSchema)
+	s := schematest.Structural(t, defaultsSchema)
 	errs, err := ValidateDefaults(context.Background(), field.NewPath("spec", "validation", "openAPIV3Schema"), s, true, true)
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +280,7 @@ func TestValidateDefaultsMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			errs, err := ValidateDefaults(context.Background(), field.NewPath("p"), mustSchema(t, tt.schema), tt.root, true)
+			errs, err := ValidateDefaults(context.Background(), field.NewPath("p"), schematest.Structural(t, tt.schema), tt.root, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -306,7 +307,7 @@ type call struct {
 // the surrounding object's default for metadata defaults, and the cost
 // budget stopping the walk.
 func TestValidateDefaultsWithPlumbing(t *testing.T) {
-	s := mustSchema(t, `
+	s := schematest.Structural(t, `
 type: object
 properties:
   a: {type: string, default: good}
@@ -379,13 +380,13 @@ properties:
 // TestValidateDefaultsDoesNotMutateSchema: the apiserver coerces defaults
 // in place; kdv must leave the caller's schema alone.
 func TestValidateDefaultsDoesNotMutateSchema(t *testing.T) {
-	s := mustSchema(t, `{type: object, properties: {e: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true, default: {apiVersion: v1, kind: K, metadata: {name: nm, unknown: 1}}}}}`)
-	before := toJSON(s.Properties["e"].Default.Object)
+	s := schematest.Structural(t, `{type: object, properties: {e: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true, default: {apiVersion: v1, kind: K, metadata: {name: nm, unknown: 1}}}}}`)
+	before := schematest.Indent(s.Properties["e"].Default.Object)
 	errs, err := ValidateDefaults(context.Background(), nil, s, true, true)
 	if err != nil || len(errs) > 0 {
 		t.Fatalf("%v %v", errs, err)
 	}
-	if after := toJSON(s.Properties["e"].Default.Object); after != before || s.XEmbeddedResource {
+	if after := schematest.Indent(s.Properties["e"].Default.Object); after != before || s.XEmbeddedResource {
 		t.Errorf("schema changed: %s -> %s", before, after)
 	}
 }

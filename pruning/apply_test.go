@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"kdv.dev/schema/schematest"
 )
 
 const applySchema = `
@@ -74,10 +75,10 @@ func TestApply(t *testing.T) {
 			in:   `{"apiVersion":"g/v1","kind":"K","metadata":{"name":"n","labels":[1]}}`,
 			want: `{"apiVersion":"g/v1","kind":"K","metadata":{"name":"n"}}`},
 	}
-	s := mustSchema(t, applySchema)
+	s := schematest.Structural(t, applySchema)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			obj := mustJSON(t, tt.in).(map[string]any)
+			obj := schematest.JSON(t, tt.in).(map[string]any)
 			unknown, err := Apply(obj, s, tt.opts)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
@@ -88,8 +89,8 @@ func TestApply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := mustJSON(t, tt.want); !reflect.DeepEqual(any(obj), want) {
-				t.Errorf("got:\n%s\nwant:\n%s", toJSON(obj), toJSON(want))
+			if want := schematest.JSON(t, tt.want); !reflect.DeepEqual(any(obj), want) {
+				t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(obj), schematest.Indent(want))
 			}
 			if !reflect.DeepEqual(unknown, tt.wantUnknown) {
 				t.Errorf("unknown %q, want %q", unknown, tt.wantUnknown)
@@ -101,7 +102,7 @@ func TestApply(t *testing.T) {
 // TestPruneNonNullableNullsWithoutDefaults holds the cases of the apiserver's
 // TestPruneNonNullableNullsWithoutDefaults (defaulting/prunenulls_test.go).
 func TestPruneNonNullableNullsWithoutDefaults(t *testing.T) {
-	s := mustSchema(t, `
+	s := schematest.Structural(t, `
 type: object
 properties:
   a: {type: string}
@@ -115,19 +116,19 @@ properties:
     type: object
     additionalProperties: {type: string}
 `)
-	in := mustJSON(t, `{"a":null,"b":null,"c":null,"d":null,"e":[{"x":null}],"f":{"y":null},"unknown":null}`)
+	in := schematest.JSON(t, `{"a":null,"b":null,"c":null,"d":null,"e":[{"x":null}],"f":{"y":null},"unknown":null}`)
 	PruneNonNullableNullsWithoutDefaults(in, s)
-	want := mustJSON(t, `{"b":null,"c":null,"d":null,"e":[{}],"f":{},"unknown":null}`)
+	want := schematest.JSON(t, `{"b":null,"c":null,"d":null,"e":[{}],"f":{},"unknown":null}`)
 	if !reflect.DeepEqual(in, want) {
-		t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+		t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 	}
 }
 
 // TestUnknownFieldErrors checks the strict decoding message the apiserver
 // builds from Apply's paths.
 func TestUnknownFieldErrors(t *testing.T) {
-	obj := mustJSON(t, `{"apiVersion":"g/v1","kind":"K","metadata":{"name":"n","x":1},"spec":{"foo":1}}`).(map[string]any)
-	unknown, err := Apply(obj, mustSchema(t, applySchema), ApplyOptions{ReturnUnknownFieldPaths: true})
+	obj := schematest.JSON(t, `{"apiVersion":"g/v1","kind":"K","metadata":{"name":"n","x":1},"spec":{"foo":1}}`).(map[string]any)
+	unknown, err := Apply(obj, schematest.Structural(t, applySchema), ApplyOptions{ReturnUnknownFieldPaths: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"kdv.dev/schema"
+	"kdv.dev/schema/schematest"
 )
 
 // FuzzPrune runs every step of the package on arbitrary schema/value pairs:
@@ -17,7 +18,7 @@ func FuzzPrune(f *testing.F) {
 	for _, c := range pruneCases {
 		sj := "{}"
 		if c.schema != "" {
-			sj = toJSON(mustSchema(f, c.schema).ToProps())
+			sj = schematest.Indent(schematest.Structural(f, c.schema).ToProps())
 		}
 		f.Add(sj, c.in, c.isResourceRoot)
 	}
@@ -60,8 +61,8 @@ func FuzzPrune(f *testing.F) {
 // TestPruneIsAPrefixOfNoPaths checks DiscardPaths prunes exactly the same.
 func TestPruneDiscardPathsSameResult(t *testing.T) {
 	for _, c := range pruneCases {
-		s := mustSchema(t, c.schema)
-		a, b := mustJSON(t, c.in), mustJSON(t, c.in)
+		s := schematest.Structural(t, c.schema)
+		a, b := schematest.JSON(t, c.in), schematest.JSON(t, c.in)
 		Prune(a, s, Options{IsResourceRoot: c.isResourceRoot})
 		Prune(b, s, Options{IsResourceRoot: c.isResourceRoot, DiscardPaths: true})
 		if !reflect.DeepEqual(a, b) {

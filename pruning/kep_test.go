@@ -1,6 +1,7 @@
 package pruning
 
 import (
+	"kdv.dev/schema/schematest"
 	"reflect"
 	"testing"
 )
@@ -53,13 +54,13 @@ func TestKEPExamples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			obj := mustJSON(t, tt.in).(map[string]any)
-			unknown, err := Apply(obj, mustSchema(t, tt.schema), ApplyOptions{ReturnUnknownFieldPaths: true})
+			obj := schematest.JSON(t, tt.in).(map[string]any)
+			unknown, err := Apply(obj, schematest.Structural(t, tt.schema), ApplyOptions{ReturnUnknownFieldPaths: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := mustJSON(t, tt.want); !reflect.DeepEqual(any(obj), want) {
-				t.Errorf("got:\n%s\nwant:\n%s", toJSON(obj), toJSON(want))
+			if want := schematest.JSON(t, tt.want); !reflect.DeepEqual(any(obj), want) {
+				t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(obj), schematest.Indent(want))
 			}
 			if !reflect.DeepEqual(unknown, tt.wantUnknown) {
 				t.Errorf("unknown %q, want %q", unknown, tt.wantUnknown)

@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"kdv.dev/schema/schematest"
 )
 
 // coerceEmbeddedSchema is the schema of the apiserver's TestCoerce
@@ -74,8 +75,8 @@ func TestCoerceMeta(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := mustJSON(t, tt.in)
-			err, unknown := CoerceMeta(nil, in, mustSchema(t, tt.schema), tt.includeRoot, MetaOptions{DropInvalidFields: tt.drop, ReturnUnknownFieldPaths: true})
+			in := schematest.JSON(t, tt.in)
+			err, unknown := CoerceMeta(nil, in, schematest.Structural(t, tt.schema), tt.includeRoot, MetaOptions{DropInvalidFields: tt.drop, ReturnUnknownFieldPaths: true})
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("error %v, want %s", err, tt.wantErr)
@@ -85,8 +86,8 @@ func TestCoerceMeta(t *testing.T) {
 			if err != nil {
 				t.Fatalf("unexpected error: %v", err)
 			}
-			if want := mustJSON(t, tt.want); !reflect.DeepEqual(in, want) {
-				t.Errorf("got:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+			if want := schematest.JSON(t, tt.want); !reflect.DeepEqual(in, want) {
+				t.Errorf("got:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 			}
 			if !reflect.DeepEqual(unknown, tt.wantUnknown) {
 				t.Errorf("unknown:\n\t%s\nwant:\n\t%s", strings.Join(unknown, "\n\t"), strings.Join(tt.wantUnknown, "\n\t"))
@@ -124,7 +125,7 @@ func TestGetObjectMeta(t *testing.T) {
 		{obj: malformedOnly, drop: true, paths: true, want: good},
 	}
 	for i, tt := range tests {
-		obj := mustJSON(t, tt.obj).(map[string]any)
+		obj := schematest.JSON(t, tt.obj).(map[string]any)
 		got, _, unknown, err := GetObjectMeta(obj, nil, MetaOptions{DropInvalidFields: tt.drop, ReturnUnknownFieldPaths: tt.paths})
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%d: got %v, want %v", i, got, tt.want)
@@ -143,7 +144,7 @@ func TestGetObjectMeta(t *testing.T) {
 // malformed creationTimestamp is dropped.
 func TestGetObjectMetaCaseSensitive(t *testing.T) {
 	for i := 0; i < 20; i++ {
-		obj := mustJSON(t, `{"metadata":{"name":"good","Name":"bad1","nAme":"bad2","naMe":"bad3","namE":"bad4",
+		obj := schematest.JSON(t, `{"metadata":{"name":"good","Name":"bad1","nAme":"bad2","naMe":"bad3","namE":"bad4",
 			"namespace":"good","Namespace":"bad1","nAmespace":"bad2","naMespace":"bad3","namEspace":"bad4","creationTimestamp":"a"}}`).(map[string]any)
 		meta, _, _, err := GetObjectMeta(obj, nil, MetaOptions{DropInvalidFields: true})
 		if err != nil {
@@ -157,7 +158,7 @@ func TestGetObjectMetaCaseSensitive(t *testing.T) {
 
 // TestGetObjectMetaNils mirrors the apiserver's TestGetObjectMetaNils.
 func TestGetObjectMetaNils(t *testing.T) {
-	obj := mustJSON(t, `{"kind":"Pod","apiVersion":"v1","metadata":{"generateName":null,"generation":null,"labels":{"foo":null}}}`).(map[string]any)
+	obj := schematest.JSON(t, `{"kind":"Pod","apiVersion":"v1","metadata":{"generateName":null,"generation":null,"labels":{"foo":null}}}`).(map[string]any)
 	o, _, _, err := GetObjectMeta(obj, nil, MetaOptions{DropInvalidFields: true})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +169,7 @@ func TestGetObjectMetaNils(t *testing.T) {
 }
 
 func TestGetObjectMetaParentPath(t *testing.T) {
-	obj := mustJSON(t, `{"metadata":{"x":1}}`).(map[string]any)
+	obj := schematest.JSON(t, `{"metadata":{"x":1}}`).(map[string]any)
 	_, _, unknown, err := GetObjectMeta(obj, field.NewPath("spec").Index(2), MetaOptions{ReturnUnknownFieldPaths: true})
 	if err != nil || !reflect.DeepEqual(unknown, []string{"spec[2].metadata.x"}) {
 		t.Fatalf("got %v, %v", unknown, err)
@@ -179,9 +180,9 @@ func TestGetObjectMetaParentPath(t *testing.T) {
 // reports one in random map order; kdv always reports the first in sorted
 // key order.
 func TestCoerceMetaDeterministicError(t *testing.T) {
-	s := mustSchema(t, `{type: object, additionalProperties: {type: object, x-kubernetes-embedded-resource: true}}`)
+	s := schematest.Structural(t, `{type: object, additionalProperties: {type: object, x-kubernetes-embedded-resource: true}}`)
 	for i := 0; i < 30; i++ {
-		obj := mustJSON(t, `{"z":{"kind":1},"m":{"metadata":{"x":1}},"b":{"kind":true},"a":{"apiVersion":"v1","kind":"K"}}`)
+		obj := schematest.JSON(t, `{"z":{"kind":1},"m":{"metadata":{"x":1}},"b":{"kind":true},"a":{"apiVersion":"v1","kind":"K"}}`)
 		err, paths := CoerceMeta(nil, obj, s, false, MetaOptions{ReturnUnknownFieldPaths: true})
 		if err == nil || err.Error() != "[b].kind: Invalid value: true: must be a string" || paths != nil {
 			t.Fatalf("got %v, %v", err, paths)

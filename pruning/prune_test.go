@@ -1,6 +1,7 @@
 package pruning
 
 import (
+	"kdv.dev/schema/schematest"
 	"reflect"
 	"strings"
 	"testing"
@@ -197,11 +198,11 @@ var pruneCases = []pruneCase{
 func TestPrune(t *testing.T) {
 	for _, tt := range pruneCases {
 		t.Run(tt.name, func(t *testing.T) {
-			s := mustSchema(t, tt.schema)
-			in, want := mustJSON(t, tt.in), mustJSON(t, tt.want)
+			s := schematest.Structural(t, tt.schema)
+			in, want := schematest.JSON(t, tt.in), schematest.JSON(t, tt.want)
 			pruned := Prune(in, s, Options{IsResourceRoot: tt.isResourceRoot})
 			if !reflect.DeepEqual(in, want) {
-				t.Errorf("object:\n%s\nwant:\n%s", toJSON(in), toJSON(want))
+				t.Errorf("object:\n%s\nwant:\n%s", schematest.Indent(in), schematest.Indent(want))
 			}
 			if !reflect.DeepEqual(pruned, tt.wantPruned) {
 				t.Errorf("pruned:\n\t%s\nwant:\n\t%s", strings.Join(pruned, "\n\t"), strings.Join(tt.wantPruned, "\n\t"))
@@ -209,12 +210,12 @@ func TestPrune(t *testing.T) {
 
 			// Same result without paths, as the apiserver's
 			// TrackUnknownFieldPaths=false.
-			in2 := mustJSON(t, tt.in)
+			in2 := schematest.JSON(t, tt.in)
 			if p := Prune(in2, s, Options{IsResourceRoot: tt.isResourceRoot, DiscardPaths: true}); p != nil {
 				t.Errorf("DiscardPaths returned %v", p)
 			}
 			if !reflect.DeepEqual(in2, want) {
-				t.Errorf("DiscardPaths object:\n%s\nwant:\n%s", toJSON(in2), toJSON(want))
+				t.Errorf("DiscardPaths object:\n%s\nwant:\n%s", schematest.Indent(in2), schematest.Indent(want))
 			}
 			// Pruning is idempotent.
 			if p := Prune(in, s, Options{IsResourceRoot: tt.isResourceRoot}); len(p) != 0 {
@@ -225,8 +226,8 @@ func TestPrune(t *testing.T) {
 }
 
 func TestPruneDoesNotMutateSchema(t *testing.T) {
-	s := mustSchema(t, `{type: object, properties: {a: {type: object}}}`)
-	Prune(mustJSON(t, `{"apiVersion":"v1","a":{"b":1}}`), s, Options{IsResourceRoot: true})
+	s := schematest.Structural(t, `{type: object, properties: {a: {type: object}}}`)
+	Prune(schematest.JSON(t, `{"apiVersion":"v1","a":{"b":1}}`), s, Options{IsResourceRoot: true})
 	if s.XEmbeddedResource {
 		t.Fatal("IsResourceRoot must not set XEmbeddedResource on the caller's schema")
 	}

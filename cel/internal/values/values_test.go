@@ -12,11 +12,10 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
-	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"kdv.dev/cel/internal/model"
-	"kdv.dev/schema"
+	"kdv.dev/schema/schematest"
 )
 
 // A schema with every shape ToVal handles itself or hands to the
@@ -200,22 +199,12 @@ var expressions = []string{
 // and the stored-expressions environment with self typed by the schema.
 func setup(t testing.TB) (map[string]any, common.Schema, *celgo.Env) {
 	t.Helper()
-	var props schema.Props
-	if err := yaml.Unmarshal([]byte(testSchema), &props); err != nil {
-		t.Fatal(err)
-	}
-	s, err := schema.NewStructural(&props)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var obj map[string]any
+	s := schematest.Structural(t, testSchema)
 	j, err := yaml.YAMLToJSON([]byte(testObject))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &obj); err != nil {
-		t.Fatal(err)
-	}
+	obj := schematest.JSON(t, string(j)).(map[string]any)
 	adaptor := &model.Structural{Structural: s}
 	declType := model.SchemaDeclType(s, false).MaybeAssignTypeName("selfType")
 	envSet, err := environment.MustBaseEnvSet(version.MajorMinor(1, 35)).Extend(environment.VersionedOptions{

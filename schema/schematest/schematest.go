@@ -1,4 +1,7 @@
-package pruning
+// Package schematest builds structural schemas and unstructured values from
+// YAML and JSON text, for the tests of the packages that take them
+// (pruning, defaulting, cel, ...).
+package schematest
 
 import (
 	"bytes"
@@ -11,16 +14,16 @@ import (
 	"kdv.dev/schema"
 )
 
-// mustSchema converts a YAML/JSON OpenAPI schema to a structural schema; an
-// empty string is the nil schema.
-func mustSchema(t testing.TB, y string) *schema.Structural {
+// Structural converts a YAML or JSON OpenAPI schema to a structural
+// schema, failing t on any error; an empty string is the nil schema.
+func Structural(t testing.TB, y string) *schema.Structural {
 	t.Helper()
 	if y == "" {
 		return nil
 	}
 	j, err := yaml.YAMLToJSON([]byte(y))
 	if err != nil {
-		t.Fatalf("schema YAML: %v", err)
+		t.Fatalf("schema YAML: %v\n%s", err, y)
 	}
 	var p schema.Props
 	if err := json.Unmarshal(j, &p); err != nil {
@@ -33,8 +36,9 @@ func mustSchema(t testing.TB, y string) *schema.Structural {
 	return s
 }
 
-// mustJSON decodes JSON as the apiserver does (integers as int64).
-func mustJSON(t testing.TB, s string) any {
+// JSON decodes JSON as the apiserver does (whole numbers as int64),
+// failing t on an error.
+func JSON(t testing.TB, s string) any {
 	t.Helper()
 	var v any
 	if err := utiljson.Unmarshal([]byte(s), &v); err != nil {
@@ -43,7 +47,8 @@ func mustJSON(t testing.TB, s string) any {
 	return v
 }
 
-func toJSON(v any) string {
+// Indent renders v as indented JSON, for readable failure messages.
+func Indent(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
