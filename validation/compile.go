@@ -100,22 +100,8 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	if n.items, err = c.structural(s.Items); err != nil {
 		return nil, err
 	}
-	if len(s.Properties) > 0 {
-		n.propIdx = make(map[string]int, len(s.Properties))
-		names := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			p := s.Properties[k]
-			pn, err := c.structural(&p)
-			if err != nil {
-				return nil, err
-			}
-			n.propIdx[k] = len(n.props)
-			n.props = append(n.props, prop{k, pn})
-		}
+	if err := compileProps(n, s.Properties, c.structural); err != nil {
+		return nil, err
 	}
 	if ap := s.AdditionalProperties; ap != nil {
 		if ap.Structural != nil {
@@ -170,22 +156,8 @@ func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
 	if n.items, err = c.nested(v.Items); err != nil {
 		return nil, err
 	}
-	if len(v.Properties) > 0 {
-		n.propIdx = make(map[string]int, len(v.Properties))
-		names := make([]string, 0, len(v.Properties))
-		for k := range v.Properties {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			p := v.Properties[k]
-			pn, err := c.nested(&p)
-			if err != nil {
-				return nil, err
-			}
-			n.propIdx[k] = len(n.props)
-			n.props = append(n.props, prop{k, pn})
-		}
+	if err := compileProps(n, v.Properties, c.nested); err != nil {
+		return nil, err
 	}
 	if n.additional, err = c.nested(v.AdditionalProperties); err != nil {
 		return nil, err
@@ -397,4 +369,28 @@ func (n *node) enumMatch(v value.Value) bool {
 		}
 	}
 	return false
+}
+
+// compileProps compiles the properties of a structural or junctor schema
+// into n, in sorted name order.
+func compileProps[S any](n *node, props map[string]S, compile func(*S) (*node, error)) error {
+	if len(props) == 0 {
+		return nil
+	}
+	n.propIdx = make(map[string]int, len(props))
+	names := make([]string, 0, len(props))
+	for k := range props {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p := props[k]
+		pn, err := compile(&p)
+		if err != nil {
+			return err
+		}
+		n.propIdx[k] = len(n.props)
+		n.props = append(n.props, prop{k, pn})
+	}
+	return nil
 }
