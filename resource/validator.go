@@ -189,6 +189,15 @@ func (v *Validator) decode(obj map[string]any) ([]string, error) {
 		if ns, present := md["namespace"]; ok && (!present || ns == nil || ns == "") {
 			md["namespace"] = v.namespace
 		}
+	} else if md, ok := obj["metadata"].(map[string]any); ok {
+		// The create and update handlers clear the namespace of a
+		// cluster-scoped object before validating it (k8s.io/apiserver
+		// pkg/registry/rest EnsureObjectNamespaceMatchesRequestNamespace,
+		// "cluster-scoped, clear namespace"). A non-string one is left for
+		// decoding to reject.
+		if _, isString := md["namespace"].(string); isString {
+			delete(md, "namespace")
+		}
 	}
 	unknown, err := pruning.Apply(obj, v.schema.Structural, pruning.ApplyOptions{
 		PreserveUnknownFields:   v.schema.PreserveUnknownFields,
