@@ -12,6 +12,9 @@ type Defaulter struct {
 
 // dnode is a schema node with defaults in its subtree.
 type dnode struct {
+	// strip are the properties marked x-kubernetes-strip-zero, removed
+	// when their value is the zero value before defaults apply.
+	strip []stripZero
 	// defaults are the properties with a default, applied when absent or
 	// null on a non-nullable schema.
 	defaults []propDefault
@@ -30,6 +33,10 @@ type dnode struct {
 	// it is an additionalProperties value or an array item.
 	def      any
 	nullable bool
+}
+
+type stripZero struct {
+	key, typ string
 }
 
 type propDefault struct {
@@ -52,6 +59,10 @@ func compile(s *schema.Structural) *dnode {
 	n := &dnode{def: s.Default.Object, nullable: s.Nullable}
 	useful := false
 	for k, p := range s.Properties {
+		if p.XStripZero {
+			n.strip = append(n.strip, stripZero{k, p.Type})
+			useful = true
+		}
 		if p.Default.Object != nil {
 			n.defaults = append(n.defaults, propDefault{k, p.Default.Object, p.Nullable})
 			useful = true
@@ -92,6 +103,11 @@ func (n *dnode) apply(x any) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
+		for _, sz := range n.strip {
+			if v, found := x[sz.key]; found && isZero(v, sz.typ) {
+				delete(x, sz.key)
+			}
+		}
 		for _, pd := range n.defaults {
 			if v, found := x[pd.key]; !found || v == nil && !pd.nullable {
 				x[pd.key] = deepCopyJSON(pd.def)

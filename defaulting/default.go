@@ -34,6 +34,7 @@ func Default(x any, s *schema.Structural) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
+		StripZero(x, s)
 		for k := range s.Properties {
 			d := s.Properties[k].Default.Object
 			if d == nil {
@@ -67,6 +68,52 @@ func Default(x any, s *schema.Structural) {
 			Default(x[i], s.Items)
 		}
 	}
+}
+
+// StripZero removes, in place, the properties of the object x whose schema
+// is marked x-kubernetes-strip-zero and whose value is the JSON zero value
+// of its schema type: "", 0, false, [] or {} (null is pruned before, see
+// PruneNonNullableNullsWithoutDefaults). Default calls it on every object
+// before applying defaults, so a stripped field is defaulted like an
+// absent one.
+//
+// It mirrors what Go decoding does to the built-in types (KEP-4153
+// "Zero-Valued Primitive Fields"): a non-pointer field decoded from its
+// zero value cannot be told from an absent one, so the Go defaulters
+// (k8s.io/kubernetes pkg/apis/core/v1 SetDefaults_Container: "if
+// obj.ImagePullPolicy == \"\"") and hand-written validation treat it as
+// unset.
+func StripZero(x map[string]any, s *schema.Structural) {
+	for k, v := range x {
+		if p, ok := s.Properties[k]; ok && p.XStripZero && isZero(v, p.Type) {
+			delete(x, k)
+		}
+	}
+}
+
+// isZero reports whether v is the zero value of the schema type typ: ""
+// for string, 0 for integer and number, false for boolean, [] for array,
+// {} for object. A value of another type is not (Go decoding rejects it).
+func isZero(v any, typ string) bool {
+	switch v := v.(type) {
+	case string:
+		return typ == "string" && v == ""
+	case bool:
+		return typ == "boolean" && !v
+	case int64:
+		return (typ == "integer" || typ == "number") && v == 0
+	case float64:
+		return (typ == "integer" || typ == "number") && v == 0
+	case int:
+		return (typ == "integer" || typ == "number") && v == 0
+	case int32:
+		return (typ == "integer" || typ == "number") && v == 0
+	case []any:
+		return typ == "array" && len(v) == 0
+	case map[string]any:
+		return typ == "object" && len(v) == 0
+	}
+	return false
 }
 
 // isNonNullableNull reports whether x is null where s does not allow it.

@@ -153,7 +153,7 @@ func validateStructuralMetadataInvariants(s Structural, checkMetadata bool, lvl 
 
 // apiserverExtensions drops the extensions the apiserver does not know.
 func apiserverExtensions(x Extensions) Extensions {
-	x.XAPILifecycle, x.XUnions, x.XValidationErrors, x.XStripZero, x.XOther = nil, nil, nil, false, nil
+	x.XAPILifecycle, x.XUnions, x.XValidationErrors, x.XStripZero, x.XListUnique, x.XOther = nil, nil, nil, false, nil, nil
 	return x
 }
 

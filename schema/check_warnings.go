@@ -134,6 +134,9 @@ func unknownFields(p *Props, path string, out *[]string) {
 	if p.XStripZero {
 		keys = append(keys, "x-kubernetes-strip-zero")
 	}
+	if p.XListUnique != nil {
+		keys = append(keys, "x-kubernetes-list-unique")
+	}
 	sort.Strings(keys)
 	for _, k := range keys {
 		*out = append(*out, fmt.Sprintf("unknown field %q", path+"."+k))

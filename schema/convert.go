@@ -173,6 +173,7 @@ func newExtensions(s *Props) (*Extensions, error) {
 		XUnions:           s.XUnions,
 		XValidationErrors: s.XValidationErrors,
 		XStripZero:        s.XStripZero,
+		XListUnique:       s.XListUnique,
 	}
 	if s.XPreserveUnknownFields != nil {
 		if !*s.XPreserveUnknownFields {
@@ -285,6 +286,7 @@ func setExtensions(p *Props, x *Extensions) {
 	p.XEmbeddedResource, p.XIntOrString = x.XEmbeddedResource, x.XIntOrString
 	p.XListMapKeys, p.XListType, p.XMapType = x.XListMapKeys, x.XListType, x.XMapType
 	p.XAPILifecycle, p.XUnions, p.XValidationErrors, p.XStripZero = x.XAPILifecycle, x.XUnions, x.XValidationErrors, x.XStripZero
+	p.XListUnique = x.XListUnique
 	if len(x.XOther) > 0 {
 		p.Extra = make(map[string]any, len(x.XOther))
 		for k, v := range x.XOther {

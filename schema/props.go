@@ -73,6 +73,12 @@ type Props struct {
 	XValidationErrors map[string]ValidationError `json:"x-kubernetes-validation-errors,omitempty"`
 	// XStripZero marks a field whose zero value is dropped before validation.
 	XStripZero bool `json:"x-kubernetes-strip-zero,omitempty"`
+	// XListUnique is x-kubernetes-list-unique: false on a set or map list
+	// says that its list type is merge metadata only and the apiserver
+	// does not enforce unique items or keys (built-in types, where
+	// uniqueness is checked by hand-written code or validation-gen rules
+	// where at all); nil means enforced, as for custom resources.
+	XListUnique *bool `json:"x-kubernetes-list-unique,omitempty"`
 
 	// Extra holds every other key (unknown x-kubernetes-* extensions such as
 	// x-kubernetes-group-version-kind, and unknown keywords), kept so that

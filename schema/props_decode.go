@@ -461,6 +461,12 @@ func (p *Props) setKey(k string, x any, path string) error {
 		return viaJSON(x, path, &p.XValidationErrors)
 	case "x-kubernetes-strip-zero":
 		return boolean(x, path, &p.XStripZero)
+	case "x-kubernetes-list-unique":
+		var b bool
+		if err := boolean(x, path, &b); err != nil {
+			return err
+		}
+		p.XListUnique = &b
 	default:
 		if p.Extra == nil {
 			p.Extra = map[string]any{}

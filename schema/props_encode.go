@@ -146,6 +146,9 @@ func (p *Props) toValue() map[string]any {
 		m["x-kubernetes-validation-errors"] = p.XValidationErrors
 	}
 	setB("x-kubernetes-strip-zero", p.XStripZero)
+	if p.XListUnique != nil {
+		m["x-kubernetes-list-unique"] = *p.XListUnique
+	}
 	return m
 }
 

@@ -90,6 +90,8 @@ type Extensions struct {
 	XValidationErrors map[string]ValidationError
 	// XStripZero is x-kubernetes-strip-zero.
 	XStripZero bool
+	// XListUnique is x-kubernetes-list-unique (see Props.XListUnique).
+	XListUnique *bool
 	// XOther keeps every other x-kubernetes-* (and x-*) extension by key,
 	// e.g. x-kubernetes-group-version-kind, so publishing loses nothing.
 	XOther map[string]any

@@ -55,6 +55,7 @@ type node struct {
 	embedded    bool
 	listType    string
 	mapKeys     []string
+	notUnique   bool // x-kubernetes-list-unique: false, list type not enforced
 	xerr        map[string]schema.ValidationError
 	metaBelow   bool // this node or a descendant is an embedded resource
 	listBelow   bool // this node or a descendant is a set or map list
@@ -94,6 +95,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		n.listType = *s.XListType
 	}
 	n.mapKeys = s.XListMapKeys
+	n.notUnique = s.XListUnique != nil && !*s.XListUnique
 	n.xerr = s.XValidationErrors
 	n.isArray = s.Type == "array"
 	var err error
@@ -113,7 +115,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		}
 	}
 	n.metaBelow = n.embedded
-	n.listBelow = n.listType == "set" || n.listType == "map"
+	n.listBelow = !n.notUnique && (n.listType == "set" || n.listType == "map")
 	for _, ch := range n.children() {
 		n.metaBelow = n.metaBelow || ch.metaBelow
 		n.listBelow = n.listBelow || ch.listBelow

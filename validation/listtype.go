@@ -95,15 +95,17 @@ func (w *lpath) value(n *node, x value.Value) field.ErrorList {
 
 func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 	var errs field.ErrorList
-	switch n.listType {
-	case "set":
+	switch {
+	case n.notUnique:
+		// merge metadata only (x-kubernetes-list-unique: false)
+	case n.listType == "set":
 		if dup := nonUnique(x.Len(), func(i int) value.Value { return x.Index(i) }); len(dup) > 0 {
 			p := w.path()
 			for _, i := range dup {
 				errs = append(errs, field.Duplicate(p.Index(i), x.Index(i).Unstructured()))
 			}
 		}
-	case "map":
+	case n.listType == "map":
 		errs = append(errs, listMapDuplicates(w, n, x)...)
 	}
 	if n.items != nil && n.items.listBelow {

@@ -27,6 +27,25 @@ type Options struct {
 	// numeric, boolean and {} zero defaults stay: their Go zero values are
 	// usually accepted).
 	NoStringZeroDefaults bool
+	// StripZero publishes x-kubernetes-strip-zero on optional (omitempty)
+	// fields of non-pointer string, number, boolean, slice and map types:
+	// Go decoding gives their zero value ("", 0, false, [], {}) the same
+	// value as an absent field, so the Go defaulters and hand-written
+	// validation of built-in types treat it as unset (KEP-4153
+	// "Zero-Valued Primitive Fields", optional zero fields). Package
+	// builtin uses it; required zero fields are left alone, since
+	// whether the apiserver requires them non-zero is hand-written.
+	StripZero bool
+	// ListUniqueFromTags publishes x-kubernetes-list-unique: false on every
+	// set or map list (+listType, the server-side apply merge strategy)
+	// whose uniqueness no validation-gen tag (+k8s:listType, +k8s:unique,
+	// outside +k8s:alpha/+k8s:beta/+k8s:ifEnabled) declares: the apiserver
+	// validates built-in types with hand-written code, which leaves
+	// duplicate env names or container ports to warnings, and with
+	// validation-gen's generated code, which enforces only those tags
+	// (k8s.io/apimachinery pkg/api/validate ValSliceUnique). Package
+	// builtin uses it.
+	ListUniqueFromTags bool
 }
 
 // Kind is one API kind found in a package: a struct with an inline
@@ -237,6 +256,9 @@ type gen struct {
 	items  map[itemKey]*itemUnionAcc
 	dirPkg map[string]string // source directory -> package path
 	errs   []error
+	// wrapped is the lifecycle tag (alpha, beta, ifEnabled) whose payload
+	// is being applied, "" outside one.
+	wrapped string
 }
 
 func newGen(u *idl.Universe, opts Options) *gen {

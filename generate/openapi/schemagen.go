@@ -19,6 +19,10 @@ type shape struct {
 	// (structs).
 	zero       any
 	zeroAlways bool
+	// zeroable marks a non-pointer string, number, boolean, slice or map:
+	// Go decoding gives its zero value ("", 0, false, [], {}) the same
+	// value as an absent field.
+	zeroable bool
 	// tags are the tags of the named non-struct types and aliases on the
 	// way, applied at the use site (KEP-4153: a field gets the tags of its
 	// named type chain).
@@ -34,7 +38,7 @@ func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
 	switch r.Kind {
 	case idl.Pointer:
 		s := g.schemaFor(r.Elem, pos)
-		s.zero, s.zeroAlways = nil, false
+		s.zero, s.zeroAlways, s.zeroable = nil, false, false
 		return s
 	case idl.Basic:
 		typ, format, zero, ok := basicSchema(r.Basic)
@@ -42,16 +46,16 @@ func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
 			g.errorf(pos, "type %s has no OpenAPI form", r.Text)
 			return shape{props: &schema.Props{}}
 		}
-		return shape{props: &schema.Props{Type: typ, Format: format}, zero: zero, typ: typ}
+		return shape{props: &schema.Props{Type: typ, Format: format}, zero: zero, typ: typ, zeroable: true}
 	case idl.Slice, idl.Array:
 		if r.Elem.Kind == idl.Basic && r.Elem.Basic == "uint8" {
-			return shape{props: &schema.Props{Type: "string", Format: "byte"}, typ: "string"}
+			return shape{props: &schema.Props{Type: "string", Format: "byte"}, typ: "string", zeroable: true}
 		}
 		items := g.use(g.schemaFor(r.Elem, pos), useSite{pos: pos, isItem: true})
-		return shape{props: &schema.Props{Type: "array", Items: &schema.PropsOrArray{Schema: items}}, typ: "array"}
+		return shape{props: &schema.Props{Type: "array", Items: &schema.PropsOrArray{Schema: items}}, typ: "array", zeroable: true}
 	case idl.Map:
 		vals := g.use(g.schemaFor(r.Elem, pos), useSite{pos: pos, isItem: true})
-		return shape{props: &schema.Props{Type: "object", AdditionalProperties: &schema.PropsOrBool{Allows: true, Schema: vals}}, typ: "object"}
+		return shape{props: &schema.Props{Type: "object", AdditionalProperties: &schema.PropsOrBool{Allows: true, Schema: vals}}, typ: "object", zeroable: true}
 	case idl.Struct:
 		p := g.structSchema(siteName(g.curName(), "<anonymous>"), r.Fields, nil)
 		return shape{props: p, zero: map[string]any{}, zeroAlways: true, typ: "object"}
@@ -156,6 +160,9 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	if !g.opts.CRD && s.zero != nil && (s.zeroAlways || !u.omitEmpty) && !(g.opts.NoStringZeroDefaults && s.zero == "") {
 		target.Default = &schema.JSON{Object: s.zero}
 	}
+	if g.opts.StripZero && !g.opts.CRD && u.field != nil && u.omitEmpty && s.zeroable {
+		target.XStripZero = true
+	}
 	site := &tagSite{g: g, target: target, typ: s.typ, parent: u.parent, field: u.field, owner: u.owner, pos: u.pos}
 	for _, tg := range s.tags {
 		g.apply(tg, site)
@@ -163,6 +170,7 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	for _, tg := range u.tags {
 		g.apply(tg, site)
 	}
+	site.markListUnique()
 	if s.ref == "" {
 		return target
 	}

@@ -19,7 +19,10 @@ type tagSite struct {
 	owner     string
 	pos       fmt.Stringer
 	typeLevel bool
-	// lifecycle collects x-kubernetes-api-lifecycle entries.
+	// uniqueEnforced records a validation-gen +k8s:listType or +k8s:unique
+	// of set or map that is not lifecycle-wrapped: the apiserver enforces
+	// that list's uniqueness by default (see Options.ListUniqueFromTags).
+	uniqueEnforced bool
 }
 
 func (s *tagSite) name() string {
@@ -319,6 +322,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			return
 		}
 		s.target.XListType = strPtr(t.Value)
+		s.noteUnique(t)
 		pub()
 	case "listMapKey":
 		if !s.want(t, "array") {
@@ -338,6 +342,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if !s.want(t, "array") {
 			return
 		}
+		s.noteUnique(t)
 		switch {
 		case s.target.XListType == nil:
 			s.target.XListType = strPtr(t.Value)
@@ -529,7 +534,32 @@ func (g *gen) lifecycleTag(t *idl.Tag, s *tagSite) {
 	} else {
 		g.report.reported(t.Name, t.Pos, t.Text, s.name(), g.noLifecycle())
 	}
+	outer := g.wrapped
+	g.wrapped = t.Name
 	g.apply(t.Payload, s)
+	g.wrapped = outer
+}
+
+// noteUnique records a validation-gen list type or unique tag of set or
+// map that the apiserver enforces by default: not wrapped in +k8s:alpha,
+// +k8s:beta or +k8s:ifEnabled, whose rules do not run under default
+// feature gates.
+func (s *tagSite) noteUnique(t *idl.Tag) {
+	if t.Syntax == idl.SyntaxK8s && s.g.wrapped == "" && (t.Value == "set" || t.Value == "map") {
+		s.uniqueEnforced = true
+	}
+}
+
+// markListUnique publishes x-kubernetes-list-unique: false on a set or map
+// list whose uniqueness no enforced validation-gen tag declares (see
+// Options.ListUniqueFromTags).
+func (s *tagSite) markListUnique() {
+	lt := s.target.XListType
+	if !s.g.opts.ListUniqueFromTags || s.uniqueEnforced || lt == nil || (*lt != "set" && *lt != "map") {
+		return
+	}
+	f := false
+	s.target.XListUnique = &f
 }
 
 // applyNested applies a payload to a nested schema and then fixes $ref

@@ -79,7 +79,10 @@ func ScratchModule(version string) (string, error) {
 // k8s.io/api and k8s.io/kube-aggregator versions) and returns the gzip-compressed data file for minor.
 // The schemas are the published ones except for openapi-gen's enforced
 // default "" on non-pointer strings (openapi.Options.NoStringZeroDefaults),
-// so a missing required string is reported as the apiserver reports it.
+// so a missing required string is reported as the apiserver reports it,
+// and for x-kubernetes-strip-zero on optional non-pointer fields
+// (openapi.Options.StripZero), so an empty enum value such as
+// imagePullPolicy: "" is unset, as after the apiserver's Go decoding.
 //
 // Scope: k8s.io/api types carry +genclient:nonNamespaced on cluster-scoped
 // resources (the tag client-gen uses to build cluster-scoped clients);
@@ -93,7 +96,7 @@ func Build(dir string, minor int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true})
+	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true, StripZero: true, ListUniqueFromTags: true})
 	if err != nil {
 		return nil, err
 	}
