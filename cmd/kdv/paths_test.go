@@ -287,3 +287,93 @@ func TestPathInputs(t *testing.T) {
 		})
 	}
 }
+
+// kdv gen says which packages produced nothing and why: warnings when
+// others produced something, exit 2 when nothing at all was produced.
+func TestGenReportsWhatProducedNothing(t *testing.T) {
+	sample := "../../generate/openapi/testdata/sample/..."
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		errOut []string
+	}{
+		{
+			name: "a package that is not an API package",
+			args: []string{"gen", "crd", "kdv.dev/report"},
+			code: exitUsage,
+			errOut: []string{"kdv: kdv.dev/report: nothing generated: not an API package: no +groupName tag and no GroupName constant",
+				"kdv: gen: nothing generated from kdv.dev/report"},
+		},
+		{
+			name:   "the same for openapi",
+			args:   []string{"gen", "openapi", "kdv.dev/report"},
+			code:   exitUsage,
+			errOut: []string{"kdv: gen: nothing generated from kdv.dev/report"},
+		},
+		{
+			name:   "an API package without a root kind",
+			args:   []string{"gen", "crd", "./testdata/noroot/..."},
+			code:   exitUsage,
+			errOut: []string{"kdv: kdv.dev/cmd/kdv/testdata/noroot/v1: nothing generated: no kind is marked +kubebuilder:object:root=true"},
+		},
+		{
+			name:   "a pattern matching no package",
+			args:   []string{"gen", "openapi", "kdv.dev/nosuch/..."},
+			code:   exitUsage,
+			errOut: []string{"kdv: gen: no Go package matches kdv.dev/nosuch/..."},
+		},
+		{
+			name:   "a package that does not load",
+			args:   []string{"gen", "openapi", "./testdata"},
+			code:   exitUsage,
+			errOut: []string{"kdv: ./testdata: no Go files in "},
+		},
+		{
+			name: "warnings when something else was produced",
+			args: []string{"gen", "crd", "--out", "OUT", sample, "kdv.dev/report", "kdv.dev/nosuch/...", "./testdata/noroot/..."},
+			code: exitValid,
+			errOut: []string{"kdv: warning: kdv.dev/report: nothing generated: not an API package",
+				"kdv: warning: gen: pattern kdv.dev/nosuch/... matches no Go package",
+				"kdv: warning: kdv.dev/cmd/kdv/testdata/noroot/v1: nothing generated: no kind is marked +kubebuilder:object:root=true"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			var args []string
+			for _, a := range tt.args {
+				args = append(args, strings.ReplaceAll(a, "OUT", out))
+			}
+			code, _, errOut := kdv(t, "", args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
+			}
+			for _, w := range tt.errOut {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q", w)
+				}
+			}
+			if strings.Contains(errOut, ": -: ") {
+				t.Errorf("stderr has go/packages' empty position %q", "-:")
+			}
+			if t.Failed() {
+				t.Logf("stderr:\n%s", errOut)
+			}
+		})
+	}
+}
+
+// Outside a Go module go list fails without a package to blame, and
+// go/packages returns none: kdv says where the problem is.
+func TestGenOutsideModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\ntype A struct{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, _, errOut := kdv(t, "", "gen", "openapi", ".")
+	if code != exitUsage || !strings.Contains(errOut, "the current directory is not in a Go module") {
+		t.Errorf("exit %d\n%s", code, errOut)
+	}
+}
