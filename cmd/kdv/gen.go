@@ -36,7 +36,10 @@ group-version (gen openapi), or CustomResourceDefinitions, one per kind
 (gen crd). Every tag is published as an OpenAPI keyword, an x-kubernetes-*
 extension or a CEL rule, or listed in the generation report (stderr) with the
 reason it could not be. An unknown or malformed tag is an error with its file
-and line.`,
+and line. Packages that cannot be loaded, patterns that match no package and
+packages that produce nothing (no +groupName, no kind, no kind marked
++kubebuilder:object:root=true) are reported on stderr: as warnings when other
+packages produced something, with exit code 2 when nothing was generated.`,
 		Example: `  kdv gen openapi --out openapi/ k8s.io/api/...
   kdv gen crd --out config/crd/ ./api/...`,
 		Args: cobra.MinimumNArgs(2),
