@@ -94,6 +94,11 @@ func Load(opts Options, patterns ...string) (*Universe, error) {
 			if e.Kind == packages.TypeError && bodyless(e.Msg) {
 				continue // consequences of dropping function bodies
 			}
+			if e.Pos == "" {
+				// packages.Error writes a missing position as "-".
+				loadErrs = append(loadErrs, fmt.Errorf("%s: %s", p.PkgPath, e.Msg))
+				continue
+			}
 			loadErrs = append(loadErrs, fmt.Errorf("%s: %s", p.PkgPath, e))
 		}
 	}

@@ -7,7 +7,9 @@
 // [Read] accepts files, directories and "-" for stdin. Directories are walked recursively in
 // lexical order and only files ending in ".yaml", ".yml" or ".json" are read (kubectl's
 // FileExtensions, case-sensitive as in kubectl); a file named explicitly is read whatever its
-// extension.
+// extension. Symbolic links are followed, to directories too, as find -L follows them; a link
+// to a directory being walked (a loop) is reported and not entered again. A directory holding
+// no such file at all is an error: it is almost always a wrong path, not an empty input.
 //
 // # Splitting
 //

@@ -3,9 +3,7 @@ package manifest
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -82,88 +80,19 @@ func (d *Document) GVK() schema.GroupVersionKind {
 	return schema.FromAPIVersionAndKind(apiVersion, kind)
 }
 
-// Extensions are the file name endings read when walking a directory: kubectl's
-// FileExtensions (k8s.io/cli-runtime/pkg/resource).
-var Extensions = []string{".json", ".yaml", ".yml"}
-
 // Read reads every path in order: "-" reads stdin, a directory is walked recursively in
-// lexical order (files with one of Extensions only), any other path is read as a file.
+// lexical order (regular files with one of Extensions only), following symbolic links as
+// find -L does, any other path is read as a file.
 //
 // Problems inside a file never stop reading: they become documents with Err set. A path
-// that cannot be read (missing, unreadable, stdin failing) is skipped and reported in the
-// returned error, which joins one *Error (Index -1) per such path; documents from the other
-// paths are returned all the same. Callers should report both, and treat a non-nil error
+// that cannot be read (missing, unreadable, stdin failing), a directory holding no file with
+// one of Extensions, a file system loop of symbolic links, are reported in the returned
+// error, which joins one *Error (Index -1) per such problem; documents from the other paths
+// and files are returned all the same. Callers should report both, and treat a non-nil error
 // as "input unreadable" (kdv exits 2).
 func Read(paths []string, stdin io.Reader, opts Options) ([]Document, error) {
 	pending, err := ReadPending(paths, stdin, opts)
 	return decodeAll(pending), err
-}
-
-// Files returns the files Read would read for the given paths, in the same order ("-" stays
-// "-"). The error names the first path that does not exist or cannot be walked.
-func Files(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		if err := walk(p, func(name string) error { out = append(out, name); return nil }); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
-}
-
-// walk calls fn for "-", a file, or each matching file under a directory.
-func walk(p string, fn func(string) error) error {
-	fileErr := func(name string, err error) error {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return &Error{File: name, Index: -1, Item: -1, Msg: err.Error()}
-	}
-	if p == "-" {
-		if err := fn(p); err != nil {
-			return fileErr(p, err)
-		}
-		return nil
-	}
-	info, err := os.Stat(p)
-	if err != nil {
-		return fileErr(p, err)
-	}
-	if !info.IsDir() {
-		if err := fn(p); err != nil {
-			return fileErr(p, err)
-		}
-		return nil
-	}
-	var errs []error
-	err = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, fileErr(name, err))
-			return nil
-		}
-		if d.IsDir() || !hasExtension(name) {
-			return nil
-		}
-		if err := fn(name); err != nil {
-			errs = append(errs, fileErr(name, err))
-		}
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, fileErr(p, err))
-	}
-	return errors.Join(errs...)
-}
-
-func hasExtension(name string) bool {
-	ext := filepath.Ext(name)
-	for _, e := range Extensions {
-		if ext == e {
-			return true
-		}
-	}
-	return false
 }
 
 func readSource(name string, stdin io.Reader) ([]byte, error) {

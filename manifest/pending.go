@@ -26,7 +26,7 @@ func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, erro
 	var errs []error
 	src := 0
 	for _, p := range paths {
-		err := walk(p, func(name string) error {
+		err := walk(p, nil, func(name string) error {
 			data, err := readSource(name, stdin)
 			if err != nil {
 				return err

@@ -3,6 +3,7 @@ package resource
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -25,6 +26,10 @@ type Registry struct {
 	// rejected remembers CRDs that failed their checks, to explain a
 	// missing schema.
 	rejected map[schema.GroupKind]string
+	// failed lists schema sources (--crds, --schemas) that could not be
+	// loaded and whose kinds are unknown: a possible cause of any missing
+	// schema.
+	failed []string
 }
 
 type entry struct {
@@ -94,6 +99,25 @@ func (r *Registry) Reject(gk schema.GroupKind, why string) {
 	r.rejected[gk] = why
 }
 
+// unloaded records that a schema source could not be loaded, for kinds left
+// without a schema.
+func (r *Registry) unloaded(why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed = append(r.failed, why)
+}
+
+// maxFailedReasons bounds how many unloaded sources a NoSchemaError names.
+const maxFailedReasons = 3
+
+// failedReason joins the unloaded sources into one reason; r.mu is held.
+func (r *Registry) failedReason() string {
+	if len(r.failed) <= maxFailedReasons {
+		return strings.Join(r.failed, "; ")
+	}
+	return strings.Join(r.failed[:maxFailedReasons], "; ") + fmt.Sprintf("; and %d more", len(r.failed)-maxFailedReasons)
+}
+
 // AddOpenAPI registers every kind of an OpenAPI v3 document (schemas with
 // x-kubernetes-group-version-kind). OpenAPI documents do not say whether a
 // kind is namespaced; namespaced reports it per kind (nil: namespaced).
@@ -150,6 +174,9 @@ func (r *Registry) Validator(gvk schema.GroupVersionKind) (*Validator, error) {
 	if !ok {
 		fallback := r.fallback
 		why := r.rejected[gvk.GroupKind()]
+		if why == "" {
+			why = r.failedReason()
+		}
 		r.mu.Unlock()
 		if fallback == nil {
 			return nil, &NoSchemaError{GVK: gvk, Reason: why}

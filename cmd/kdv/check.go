@@ -46,7 +46,7 @@ are not CRDs are reported and skipped.`,
 			}
 			code := res.ExitCode()
 			if readErr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", readErr)
+				printErrors(cmd.ErrOrStderr(), "", readErr)
 				code = max(code, exitUsage)
 			}
 			if code != exitValid {

@@ -3,9 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,7 +36,10 @@ group-version (gen openapi), or CustomResourceDefinitions, one per kind
 (gen crd). Every tag is published as an OpenAPI keyword, an x-kubernetes-*
 extension or a CEL rule, or listed in the generation report (stderr) with the
 reason it could not be. An unknown or malformed tag is an error with its file
-and line.`,
+and line. Packages that cannot be loaded, patterns that match no package and
+packages that produce nothing (no +groupName, no kind, no kind marked
++kubebuilder:object:root=true) are reported on stderr: as warnings when other
+packages produced something, with exit code 2 when nothing was generated.`,
 		Example: `  kdv gen openapi --out openapi/ k8s.io/api/...
   kdv gen crd --out config/crd/ ./api/...`,
 		Args: cobra.MinimumNArgs(2),
@@ -41,21 +48,32 @@ and line.`,
 			if what != "openapi" && what != "crd" {
 				return &exitError{exitUsage, fmt.Errorf("gen: want openapi or crd, got %q", what)}
 			}
+			stderr := cmd.ErrOrStderr()
 			u, err := idl.Load(idl.Options{}, patterns...)
 			if err != nil {
-				return &exitError{exitUsage, err}
+				// go/packages' errors, one per package that cannot be
+				// loaded (not in a module, no Go files, does not compile).
+				printErrors(stderr, "", err)
+				return &exitError{code: exitUsage}
 			}
 			for _, w := range u.Warnings() {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kdv: warning:", w)
+				fmt.Fprintln(stderr, "kdv: warning:", w)
+			}
+			if len(u.Packages) == 0 {
+				return &exitError{exitUsage, fmt.Errorf("gen: no Go package matches %s%s", strings.Join(patterns, " "), moduleHint())}
+			}
+			for _, pat := range unmatchedPatterns(patterns, u.Packages) {
+				fmt.Fprintf(stderr, "kdv: warning: gen: pattern %s matches no Go package\n", pat)
 			}
 			opts := openapi.Options{StandardOnly: standardOnly, CRD: what == "crd"}
 			var rep *openapi.Report
+			produced := 0
 			if what == "openapi" {
 				res, err := openapi.Generate(u, opts)
 				if err != nil {
 					return &exitError{exitInvalid, err}
 				}
-				rep = res.Report
+				rep, produced = res.Report, len(res.Documents)
 				if err := writeOpenAPI(cmd.OutOrStdout(), out, res.Documents); err != nil {
 					return &exitError{exitUsage, err}
 				}
@@ -64,23 +82,102 @@ and line.`,
 				if err != nil {
 					return &exitError{exitInvalid, err}
 				}
-				rep = r
+				rep, produced = r, len(crds)
 				if err := writeCRDs(cmd.OutOrStdout(), out, crds); err != nil {
 					return &exitError{exitUsage, err}
 				}
 			}
 			if details {
-				rep.WriteDetails(cmd.ErrOrStderr())
+				rep.WriteDetails(stderr)
 			} else {
-				rep.Write(cmd.ErrOrStderr())
+				rep.Write(stderr)
 			}
-			return nil
+			return reportEmpty(stderr, rep.Empty, produced, patterns)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "directory to write files to (default: stdout)")
 	cmd.Flags().BoolVar(&standardOnly, "standard-only", false, "leave out extensions the apiserver does not publish (x-kubernetes-api-lifecycle), for consumers that reject them; the tags are reported instead")
 	cmd.Flags().BoolVar(&details, "report-details", false, "list every tag that was not published, with its position and reason")
 	return cmd
+}
+
+// reportEmpty says which packages produced nothing, and why: as warnings
+// when others produced something, as errors (exit 2) when nothing at all
+// was produced, which is a wrong pattern or a package without API types,
+// never a successful run.
+func reportEmpty(stderr io.Writer, empty []openapi.EmptyPackage, produced int, patterns []string) error {
+	empty = slices.Clone(empty)
+	slices.SortStableFunc(empty, func(a, b openapi.EmptyPackage) int { return strings.Compare(a.Path, b.Path) })
+	prefix := "kdv: warning: "
+	if produced == 0 {
+		prefix = "kdv: "
+	}
+	for _, e := range empty {
+		fmt.Fprintf(stderr, "%s%s: nothing generated: %s\n", prefix, e.Path, e.Reason)
+	}
+	if produced == 0 {
+		return &exitError{exitUsage, fmt.Errorf("gen: nothing generated from %s", strings.Join(patterns, " "))}
+	}
+	return nil
+}
+
+// moduleHint explains an empty load outside a Go module, where go list
+// fails with a message go/packages does not pass on.
+func moduleHint() string {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if gomod := strings.TrimSpace(string(out)); err == nil && (gomod == "" || gomod == os.DevNull) {
+		return ": the current directory is not in a Go module (go.mod not found here or in any parent directory)"
+	}
+	return ""
+}
+
+// unmatchedPatterns returns the patterns no root package matches, as go
+// list matches them (a directory, "dir/..." for it and below, an import
+// path with "..." wildcards); go/packages drops go list's "matched no
+// packages" warning. Patterns it cannot judge (files, std, all) count as
+// matched.
+func unmatchedPatterns(patterns []string, pkgs []*idl.Package) []string {
+	var out []string
+	for _, pat := range patterns {
+		if strings.HasSuffix(pat, ".go") || pat == "std" || pat == "all" || pat == "cmd" {
+			continue
+		}
+		if !slices.ContainsFunc(pkgs, func(p *idl.Package) bool { return p.Root && matchPattern(pat, p) }) {
+			out = append(out, pat)
+		}
+	}
+	return out
+}
+
+// matchPattern reports whether a go list pattern matches a root package.
+func matchPattern(pat string, p *idl.Package) bool {
+	rest, recursive := strings.CutSuffix(pat, "/...")
+	if pat == "..." || pat == "./..." {
+		rest, recursive = ".", true
+	}
+	if build.IsLocalImport(pat) || filepath.IsAbs(pat) {
+		if p.Dir == "" {
+			return true // cannot tell
+		}
+		base, err := filepath.Abs(rest)
+		if err != nil {
+			return true
+		}
+		dir := p.Dir
+		if b, err := filepath.EvalSymlinks(base); err == nil {
+			base = b
+		}
+		if d, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = d
+		}
+		return dir == base || recursive && strings.HasPrefix(dir, base+string(filepath.Separator))
+	}
+	re := strings.ReplaceAll(regexp.QuoteMeta(pat), `\.\.\.`, `.*`)
+	if recursive {
+		re = strings.ReplaceAll(regexp.QuoteMeta(rest), `\.\.\.`, `.*`) + `(/.*)?`
+	}
+	ok, err := regexp.MatchString("^"+re+"$", p.Path)
+	return ok || err != nil
 }
 
 // openAPIFileName names a group-version's document as the apiserver's

@@ -78,7 +78,7 @@ func newTransformCommand(name, short, long, example string, t transform) (*cobra
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
-			reg, err := newRegistry(cmd.InOrStdin(), minor, f.crds, f.schemas)
+			reg, badSchemas, err := newRegistry(cmd.InOrStdin(), cmd.ErrOrStderr(), minor, f.crds, f.schemas)
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
@@ -86,7 +86,10 @@ func newTransformCommand(name, short, long, example string, t transform) (*cobra
 			show := f.showNotes != nil && *f.showNotes
 			code := exitValid
 			if readErr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", readErr)
+				printErrors(cmd.ErrOrStderr(), "", readErr)
+				code = exitUsage
+			}
+			if badSchemas {
 				code = exitUsage
 			}
 			out := cmd.OutOrStdout()

@@ -76,19 +76,13 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if countStdin(args, f.old, f.crds) > 1 {
 		return &exitError{exitUsage, fmt.Errorf("stdin (-) can be read only once")}
 	}
-	reg, err := newRegistry(cmd.InOrStdin(), minor, f.crds, f.schemas)
+	stderr := cmd.ErrOrStderr()
+	reg, badSchemas, err := newRegistry(cmd.InOrStdin(), stderr, minor, f.crds, f.schemas)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
 	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{})
-	var old []manifest.Document
-	if len(f.old) > 0 {
-		var err error
-		old, err = manifest.Read(f.old, cmd.InOrStdin(), manifest.Options{})
-		if err != nil {
-			return &exitError{exitUsage, fmt.Errorf("reading --old: %w", err)}
-		}
-	}
+	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
 	var progress *report.Progress
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
 		progress = report.NewTerminalProgress(stderr, len(docs))
@@ -107,10 +101,10 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	}
 	code := res.ExitCode()
 	if readErr != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "kdv:", readErr)
-		if code < exitUsage {
-			code = exitUsage
-		}
+		printErrors(stderr, "", readErr)
+	}
+	if readErr != nil || badSchemas || badOld {
+		code = max(code, exitUsage)
 	}
 	if code != exitValid {
 		return &exitError{code: code}
@@ -119,23 +113,62 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 }
 
 // newRegistry resolves schemas from --crds, --schemas and the built-in
-// schemas of the given Kubernetes minor version.
-func newRegistry(stdin io.Reader, minor int, crds, schemaDirs []string) (*resource.Registry, error) {
-	reg := resource.NewRegistry(resource.Options{KubernetesMinor: minor})
+// schemas of the given Kubernetes minor version. A bad --crds or --schemas
+// source does not stop the run: each problem is written to stderr, the
+// kinds it leaves without a schema fail with it as the reason, and bad says
+// there was one (the exit code is then at least 2). err is for what stops
+// everything: the built-in schemas cannot be loaded.
+func newRegistry(stdin io.Reader, stderr io.Writer, minor int, crds, schemaDirs []string) (reg *resource.Registry, bad bool, err error) {
+	reg = resource.NewRegistry(resource.Options{KubernetesMinor: minor})
 	if err := useBuiltin(reg, minor); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(crds) > 0 {
 		if _, err := resource.LoadCRDs(reg, crds, stdin); err != nil {
-			return nil, fmt.Errorf("loading --crds: %w", err)
+			printErrors(stderr, "--crds: ", err)
+			bad = true
 		}
 	}
 	for _, dir := range schemaDirs {
 		if _, err := resource.LoadOpenAPIDir(reg, dir, builtinScope(minor)); err != nil {
-			return nil, fmt.Errorf("loading --schemas %s: %w", dir, err)
+			printErrors(stderr, "--schemas: ", err)
+			bad = true
 		}
 	}
-	return reg, nil
+	return reg, bad, nil
+}
+
+// readOld reads the --old paths. Problems (a path that cannot be read, a
+// document that does not decode) are written to stderr and make bad true;
+// the documents they concern are validated as creates.
+func readOld(stderr io.Writer, stdin io.Reader, paths []string) (old []manifest.Document, bad bool) {
+	if len(paths) == 0 {
+		return nil, false
+	}
+	old, err := manifest.Read(paths, stdin, manifest.Options{})
+	if err != nil {
+		printErrors(stderr, "--old: ", err)
+		bad = true
+	}
+	for i := range old {
+		if old[i].Err != nil {
+			printErrors(stderr, "--old: ", old[i].Err)
+			bad = true
+		}
+	}
+	return old, bad
+}
+
+// printErrors writes each error joined in err (errors.Join) on its own
+// line, as "kdv: <prefix><error>".
+func printErrors(w io.Writer, prefix string, err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			printErrors(w, prefix, e)
+		}
+		return
+	}
+	fmt.Fprintf(w, "kdv: %s%v\n", prefix, err)
 }
 
 // parseKubernetesVersion turns "1.37", "v1.37" or "1.37.2" into the minor

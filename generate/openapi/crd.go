@@ -31,11 +31,14 @@ func CRDs(u *idl.Universe, opts Options) ([]*schema.CRD, *Report, error) {
 	errs := []error{err}
 	byName := map[string]*schema.CRD{}
 	for _, d := range res.Documents {
+		roots, skipped := 0, 0
 		for _, k := range d.Kinds {
 			if !hasTag(k.Type.Tags, "objectRoot") || isListKind(k.Type) {
 				continue
 			}
+			roots++
 			if hasTag(k.Type.Tags, "skipVersion") {
+				skipped++
 				continue
 			}
 			c, v, err := crdVersion(d, k)
@@ -49,6 +52,14 @@ func CRDs(u *idl.Universe, opts Options) ([]*schema.CRD, *Report, error) {
 			}
 			c.Spec.Versions = []schema.CRDVersion{v}
 			byName[c.Metadata.Name] = c
+		}
+		switch {
+		case len(d.Kinds) == 0:
+			res.Report.Empty = append(res.Report.Empty, EmptyPackage{d.Package, "no kind: no struct type with an inline metav1.TypeMeta"})
+		case roots == 0:
+			res.Report.Empty = append(res.Report.Empty, EmptyPackage{d.Package, "no kind is marked +kubebuilder:object:root=true (as controller-gen, CRDs are made only for those)"})
+		case skipped == roots:
+			res.Report.Empty = append(res.Report.Empty, EmptyPackage{d.Package, "every kind marked +kubebuilder:object:root=true is also marked +kubebuilder:skipversion"})
 		}
 	}
 	var out []*schema.CRD

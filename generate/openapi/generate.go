@@ -112,6 +112,7 @@ func Generate(u *idl.Universe, opts Options) (*Result, error) {
 	for _, p := range u.Packages {
 		group, version, ok := groupVersion(u, p)
 		if !ok {
+			res.Report.Empty = append(res.Report.Empty, EmptyPackage{p.Path, "not an API package: no +groupName tag and no GroupName constant"})
 			continue
 		}
 		doc := &Document{Group: group, Version: version, Package: p.Path, Schemas: map[string]*schema.Props{}}

@@ -19,6 +19,16 @@ type Report struct {
 	// Seen counts, by "file:line", how often each tag line was handled
 	// (published or reported), so tests can prove no tag was skipped.
 	Seen map[string]int
+	// Empty lists the root packages that produced nothing, with the
+	// reason, in package order: a wrong pattern or a missing +groupName
+	// would otherwise give no output and no word.
+	Empty []EmptyPackage
+}
+
+// EmptyPackage is a root package that produced no document or CRD.
+type EmptyPackage struct {
+	Path   string // import path
+	Reason string
 }
 
 // TagCount counts one tag name's uses.
