@@ -42,6 +42,7 @@ func WriteJSON(w io.Writer, r *Result, _ Options) error {
 //
 //   - valid: Status "Success" and nothing else (kubectl-validate).
 //   - skipped: Status "Success" with Message "skipped: <reason>".
+//   - invalid with a DecodeError: the apiserver's 400 with that message;
 //   - invalid with unknown fields: the apiserver's 400 for a strict
 //     decoding error, `<Kind> in version "<v>" cannot be handled as a
 //     <Kind>: strict decoding error: unknown field "spec.x", ...`;
@@ -64,6 +65,9 @@ func (d *DocumentResult) Status() metav1.Status {
 		}
 		return apierrors.NewBadRequest(d.Err.Error()).ErrStatus
 	case Invalid:
+		if d.DecodeError != "" {
+			return apierrors.NewBadRequest(d.DecodeError).ErrStatus
+		}
 		if len(d.UnknownFields) > 0 {
 			// The apiserver fails decoding before it validates: 400 with the
 			// strict decoding error (k8s.io/apiserver handlers

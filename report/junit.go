@@ -68,6 +68,12 @@ func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 			d := &r.Documents[i]
 			c := junitCase{Name: d.displayName(), Classname: f, File: f, Line: d.Line}
 			var errs strings.Builder
+			if d.DecodeError != "" {
+				line, _ := d.decodePos()
+				errs.WriteString(location(f, line))
+				errs.WriteString(d.DecodeError)
+				errs.WriteByte('\n')
+			}
 			for _, msg := range d.UnknownFields {
 				line, _ := d.unknownPos(msg)
 				errs.WriteString(location(f, line))
@@ -94,7 +100,7 @@ func WriteJUnit(w io.Writer, r *Result, _ Options) error {
 				suite.Skipped++
 			case Invalid:
 				c.Failure = &junitProblem{
-					Message: plural(len(d.Errors)+len(d.UnknownFields), "validation error"),
+					Message: plural(len(d.Errors)+len(d.UnknownFields)+boolInt(d.DecodeError != ""), "validation error"),
 					Type:    "Invalid",
 					Text:    errs.String(),
 				}
@@ -134,4 +140,11 @@ func location(file string, line int) string {
 		return file + ":" + strconv.Itoa(line) + ": "
 	}
 	return file + ": "
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

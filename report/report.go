@@ -95,6 +95,17 @@ type DocumentResult struct {
 	// validation errors of the pruned object too, so that one run shows
 	// everything to fix.)
 	UnknownFields []string
+	// DecodeError is the apiserver's 400 Bad Request for a built-in object
+	// its decoder cannot decode into the kind's Go type (`Deployment in
+	// version "v1" cannot be handled as a Deployment: json: cannot
+	// unmarshal string into Go struct field DeploymentSpec.spec.replicas of
+	// type int32`); the apiserver then reports nothing else, and neither
+	// does kdv. The document is invalid, not failed: it was read and its
+	// kind known.
+	DecodeError string
+	// DecodeErrorField is the field path DecodeError is about
+	// ("spec.replicas"), for its line; "" means the document's line.
+	DecodeErrorField string
 	// Errors are the validation errors in the apiserver's order; writers
 	// keep that order.
 	Errors field.ErrorList
@@ -157,7 +168,7 @@ func (d *DocumentResult) Outcome() Outcome {
 		return Failed
 	case d.Skipped:
 		return Skipped
-	case len(d.Errors) > 0, len(d.UnknownFields) > 0:
+	case len(d.Errors) > 0, len(d.UnknownFields) > 0, d.DecodeError != "":
 		return Invalid
 	}
 	return Valid
@@ -169,6 +180,15 @@ func (d *DocumentResult) Outcome() Outcome {
 func (d *DocumentResult) unknownPos(msg string) (line, column int) {
 	path := strings.TrimSuffix(strings.TrimPrefix(msg, `unknown field "`), `"`)
 	return d.posOf(&field.Error{Field: path})
+}
+
+// decodePos returns the line and column of DecodeError's field, falling
+// back to the document start.
+func (d *DocumentResult) decodePos() (line, column int) {
+	if d.DecodeErrorField == "" {
+		return d.Line, 0
+	}
+	return d.posOf(&field.Error{Field: d.DecodeErrorField})
 }
 
 // lineOf returns the 1-based line of e, falling back to the document start.
@@ -288,6 +308,9 @@ func (r *Result) Summary() Summary {
 			s.Skipped++
 		}
 		s.Errors += len(d.Errors) + len(d.UnknownFields)
+		if d.DecodeError != "" {
+			s.Errors++
+		}
 		s.Warnings += len(d.Warnings)
 	}
 	return s

@@ -105,6 +105,7 @@ var sarifRules = []sarifRule{
 	docRule(ErrParse, "error", "Document could not be read or decoded"),
 	docRule(ErrNoSchema, "error", "No schema for the document's kind"),
 	docRule(ErrSchema, "error", "Schema could not be loaded or compiled"),
+	{ID: ruleDecodeError, Name: ruleDecodeError, ShortDescription: sarifMessage{"Object cannot be decoded into its kind's Go type (400 Bad Request)"}, DefaultConfiguration: sarifConfig{"error"}},
 	{ID: ruleUnknownField, Name: ruleUnknownField, ShortDescription: sarifMessage{"Unknown field (strict field validation)"}, DefaultConfiguration: sarifConfig{"error"}},
 	{ID: ruleWarning, Name: ruleWarning, ShortDescription: sarifMessage{"Validation warning"}, DefaultConfiguration: sarifConfig{"warning"}},
 	{ID: ruleSkipped, Name: ruleSkipped, ShortDescription: sarifMessage{"Document not validated"}, DefaultConfiguration: sarifConfig{"note"}},
@@ -112,6 +113,7 @@ var sarifRules = []sarifRule{
 
 const (
 	ruleUnknownField = "UnknownField"
+	ruleDecodeError  = "DecodeError"
 	ruleWarning      = "Warning"
 	ruleSkipped      = "Skipped"
 )
@@ -180,6 +182,10 @@ func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 				msg += ": " + d.SkipReason
 			}
 			add(d, ruleSkipped, "note", msg, d.Line, 0)
+		}
+		if d.DecodeError != "" {
+			line, column := d.decodePos()
+			add(d, ruleDecodeError, "error", prefixed(id, d.DecodeError), line, column)
 		}
 		for _, msg := range d.UnknownFields {
 			line, column := d.unknownPos(msg)

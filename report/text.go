@@ -47,6 +47,10 @@ func WriteText(w io.Writer, r *Result, opts Options) error {
 			}
 			t.line(d.File, d.Line, "skipped: ", ansiCyan, "", msg)
 		}
+		if d.DecodeError != "" {
+			line, _ := d.decodePos()
+			t.line(d.File, line, "", "", ansiRed, prefixed(id, d.DecodeError))
+		}
 		for _, msg := range d.UnknownFields {
 			line, _ := d.unknownPos(msg)
 			t.line(d.File, line, "", "", ansiRed, prefixed(id, msg))

@@ -43,7 +43,9 @@ func UseBuiltin(reg *Registry, minor int) error {
 		// Built-in strategies reset status on create and keep the old one
 		// on update for kinds with a status.
 		_, hasStatus := s.Properties["status"]
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, StatusSubresource: hasStatus, Source: source}, true, nil
+		kgvk := kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+		defs := func(steps []string) string { return builtin.DefinitionAt(minor, kgvk, steps) }
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, StatusSubresource: hasStatus, Source: source}, true, nil
 	})
 	return nil
 }

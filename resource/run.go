@@ -187,6 +187,7 @@ func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg
 	if v.Schema().Namespaced && r.Namespace == "" {
 		r.Namespace = v.namespace
 	}
+	r.DecodeError, r.DecodeErrorField = out.DecodeError, out.DecodeErrorField
 	r.UnknownFields = out.UnknownFields
 	r.Errors = out.Errors
 	r.Warnings = append(r.Warnings, out.Warnings...)

@@ -2,6 +2,7 @@ package resource
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -10,6 +11,7 @@ import (
 	"kdv.dev/builtin"
 	"kdv.dev/defaulting"
 	"kdv.dev/pruning"
+	"kdv.dev/resource/internal/typed"
 	kdvschema "kdv.dev/schema"
 	"kdv.dev/validation"
 )
@@ -31,8 +33,13 @@ type Schema struct {
 	// Scale is a CRD version's scale subresource, nil without one.
 	Scale *validation.Scale
 	// BuiltIn marks the embedded schema of a built-in kind (see
-	// validation.Options.BuiltIn).
+	// validation.Options.BuiltIn): objects are first checked as the
+	// apiserver decodes them into the kind's Go type.
 	BuiltIn bool
+	// Definitions names, for a built-in kind, the definition each schema
+	// node was published as (kdv.dev/builtin DefinitionAt), from which
+	// Go-typed decoding errors name Go types; nil for custom resources.
+	Definitions func(steps []string) string
 	// Source says where the schema came from, for messages, e.g.
 	// "CustomResourceDefinition widgets.example.kdv.dev in crds/widgets.yaml"
 	// or "built-in schemas of Kubernetes 1.37".
@@ -69,6 +76,12 @@ type Outcome struct {
 	// Warnings are ratcheted errors (errors on values an update left
 	// unchanged), which the apiserver does not report.
 	Warnings []string
+	// DecodeError is, for a built-in kind, the apiserver's 400 for an
+	// object its decoder cannot decode into the kind's Go type (see
+	// report.DocumentResult.DecodeError); nothing else is then reported.
+	DecodeError string
+	// DecodeErrorField is the path of the value DecodeError is about.
+	DecodeErrorField string
 	// DecodeErr is set when the apiserver would fail to decode the object
 	// at all (apiVersion or kind not strings, malformed metadata); nothing
 	// else is then reported.
@@ -80,7 +93,7 @@ type Outcome struct {
 
 // Invalid reports whether the apiserver would reject the object.
 func (o *Outcome) Invalid() bool {
-	return o.DecodeErr != nil || len(o.UnknownFields) > 0 || len(o.Errors) > 0
+	return o.DecodeErr != nil || o.DecodeError != "" || len(o.UnknownFields) > 0 || len(o.Errors) > 0
 }
 
 // Compile builds the validator of one kind.
@@ -131,6 +144,14 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outco
 // after validation, so copying it would be wasted work).
 func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) Outcome {
 	var out Outcome
+	if err := v.typedDecode(obj); err != nil {
+		out.DecodeError = err.Error()
+		var te *typed.Error
+		if errors.As(err, &te) {
+			out.DecodeErrorField = te.Field
+		}
+		return out
+	}
 	unknown, err := v.decode(obj)
 	if err != nil {
 		out.DecodeErr = err
@@ -141,7 +162,9 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 	var oldObj any
 	if old != nil {
 		old = deepCopy(old)
-		if _, err := v.decode(old); err != nil {
+		if err := v.typedDecode(old); err != nil {
+			old = nil
+		} else if _, err := v.decode(old); err != nil {
 			// The stored object could not have been decoded either; validate
 			// as a create, which reports everything.
 			old = nil
@@ -154,6 +177,21 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 	}
 	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
 	return out
+}
+
+// typedDecode returns, for a built-in kind, the error the apiserver's
+// decoder returns for obj (a 400 Bad Request, "<Kind> in version "<v>"
+// cannot be handled as a <Kind>: ..."; transformDecodeError in
+// k8s.io/apiserver pkg/endpoints/handlers), nil for custom resources.
+func (v *Validator) typedDecode(obj map[string]any) error {
+	if !v.schema.BuiltIn || v.schema.Definitions == nil {
+		return nil
+	}
+	if err := typed.Check(obj, v.schema.Structural, v.schema.Definitions); err != nil {
+		k := v.schema.GVK
+		return fmt.Errorf("%s in version %q cannot be handled as a %s: %w", k.Kind, k.Version, k.Kind, err)
+	}
+	return nil
 }
 
 // prepareStatus does what the apiserver's PrepareForCreate and

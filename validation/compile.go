@@ -72,6 +72,7 @@ type compiler struct {
 	formats            *formats.Registry
 	depth              int
 	untypedIntOrString bool // see Options.UntypedIntOrString
+	builtIn            bool // see Options.BuiltIn
 }
 
 const maxSchemaDepth = 10000
@@ -213,6 +214,12 @@ func (c *compiler) values(n *node, types []string, nullable bool, vv *schema.Val
 	if n.format != "" {
 		if ch, ok := c.formats.Lookup(n.format); ok {
 			n.checker = ch
+		}
+		if c.builtIn && (n.format == "byte" || n.format == "date-time") {
+			// Go-typed decoding owns these ([]byte, metav1.Time): the
+			// apiserver's declarative validation does not check them
+			// (kdv.dev/resource decodes built-in kinds first).
+			n.checker = nil
 		}
 	}
 	n.typeVal = len(types) > 0 || n.format != ""

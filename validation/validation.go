@@ -107,7 +107,8 @@ type Options struct {
 	// validation, and its declarative validation has no "some validation
 	// rules were not checked" note. The rules are still skipped after a
 	// blocking error (their input is not what they were written for), but
-	// without the note.
+	// without the note. Formats of Go-typed decoding (byte, date-time) are
+	// not checked: the caller decodes first (kdv.dev/resource does).
 	BuiltIn bool
 	// NameValidation is the ValidateNameFunc the apiserver passes to
 	// ValidateObjectMeta for the kind at this resource root: on create it
@@ -144,7 +145,7 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	if opts.Formats == nil {
 		opts.Formats = formats.ForVersion(opts.KubernetesMinor)
 	}
-	c := &compiler{formats: opts.Formats, untypedIntOrString: opts.UntypedIntOrString}
+	c := &compiler{formats: opts.Formats, untypedIntOrString: opts.UntypedIntOrString, builtIn: opts.BuiltIn}
 	root, err := c.structural(s)
 	if err != nil {
 		return nil, err

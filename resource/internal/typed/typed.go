@@ -1,0 +1,350 @@
+// Package typed checks an unstructured built-in object the way the
+// apiserver's JSON decoder checks it while decoding the request body into
+// the kind's Go type (k8s.io/apimachinery runtime/serializer/json with
+// sigs.k8s.io/json, a fork of encoding/json): JSON types against Go types,
+// integer widths, base64 of []byte fields, and the UnmarshalJSON methods of
+// resource.Quantity, intstr.IntOrString and metav1.Time. Custom resources
+// are decoded as unstructured JSON and never fail this way.
+//
+// The Go types come from the kind's structural schema (type, format,
+// x-kubernetes-int-or-string, the Quantity form of package builtin) and, for
+// the names in messages, from the definitions the schema was published as.
+package typed
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"kdv.dev/schema"
+)
+
+// Steps into items and map values, as builtin.DefinitionAt takes them.
+const (
+	Items  = "[]"
+	Values = "{}"
+)
+
+// QuantityPattern is the pattern of package builtin's Quantity schema
+// (untyped, x-kubernetes-preserve-unknown-fields): the regular expression
+// resource.ParseQuantity requires of strings.
+const QuantityPattern = `^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`
+
+// Definitions names the definition (such as
+// "io.k8s.api.apps.v1.DeploymentSpec") the schema node at steps was
+// published as, "" for inline nodes (builtin.DefinitionAt).
+type Definitions func(steps []string) string
+
+// Check returns the error the apiserver's decoder returns for obj, an
+// object of the kind whose structural schema is s, or nil when it decodes.
+// Like encoding/json it keeps the first type error and goes on, but stops at
+// the first error of an UnmarshalJSON method (Quantity, IntOrString, Time),
+// which is then the error. Object keys are visited in sorted order (the
+// decoder visits them in document order, which unstructured values do not
+// keep), so with several errors the one reported may differ.
+//
+// Errors read as the decoder's: `json: cannot unmarshal string into Go
+// struct field DeploymentSpec.spec.replicas of type int32`, `quantities must
+// match the regular expression ...`, `illegal base64 data at input byte 4`.
+// Go types are named from the schema: a named string or map type (a
+// v1.PullPolicy) is called string or map[string]..., and fields of
+// embedded structs (json:",inline") miss the embedded type's name.
+func Check(obj map[string]any, s *schema.Structural, defs Definitions) error {
+	c := &checker{defs: defs}
+	c.object(obj, s)
+	if c.abort != nil {
+		return &Error{Err: c.abort, Field: c.abortAt}
+	}
+	if c.saved != nil {
+		return &Error{Err: c.saved, Field: c.savedAt}
+	}
+	return nil
+}
+
+// Error is a decoding error and where it happened.
+type Error struct {
+	// Err is the decoder's error.
+	Err error
+	// Field is the path of the value it is about, in field.Path's form
+	// ("spec.containers[0].ports[1].containerPort"), for line numbers.
+	Field string
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+type checker struct {
+	defs  Definitions
+	steps []string // schema steps from the root
+	field []string // JSON field names from the root (the decoder's FieldStack)
+	path  []string // rendered path segments ("spec", ".replicas", "[0]")
+	saved error    // first type error
+	abort error    // an UnmarshalJSON error: decoding stops
+	// savedAt and abortAt are the paths of saved and abort.
+	savedAt, abortAt string
+}
+
+func (c *checker) at() string { return strings.Join(c.path, "") }
+
+func (c *checker) setAbort(err error) {
+	c.abort, c.abortAt = err, c.at()
+}
+
+// typeError is the decoder's UnmarshalTypeError.
+func (c *checker) typeError(value string, s *schema.Structural) {
+	if c.saved != nil {
+		return
+	}
+	typ := c.goType(s, c.steps)
+	c.savedAt = c.at()
+	if len(c.field) == 0 {
+		c.saved = fmt.Errorf("json: cannot unmarshal %s into Go value of type %s", value, typ)
+		return
+	}
+	c.saved = fmt.Errorf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", value, c.structName(), strings.Join(c.field, "."), typ)
+}
+
+// structName is the Go name of the struct holding the current field (the
+// decoder's errorContext.Struct, which items and map values leave alone):
+// the definition of the node above the last property step.
+func (c *checker) structName() string {
+	i := len(c.steps) - 1
+	for i > 0 && (c.steps[i] == Items || c.steps[i] == Values) {
+		i--
+	}
+	name := c.defs(c.steps[:i])
+	return name[strings.LastIndex(name, ".")+1:]
+}
+
+// goType names the Go type of s at steps as reflect.Type.String does.
+func (c *checker) goType(s *schema.Structural, steps []string) string {
+	if def := c.defs(steps); def != "" {
+		parts := strings.Split(def, ".")
+		if len(parts) >= 2 {
+			return parts[len(parts)-2] + "." + parts[len(parts)-1]
+		}
+		return def
+	}
+	switch s.Type {
+	case "string":
+		if format(s) == "byte" {
+			return "[]uint8"
+		}
+		return "string"
+	case "integer":
+		if format(s) == "int32" {
+			return "int32"
+		}
+		return "int64"
+	case "number":
+		return "float64"
+	case "boolean":
+		return "bool"
+	case "array":
+		if s.Items != nil {
+			return "[]" + c.goType(s.Items, append(steps[:len(steps):len(steps)], Items))
+		}
+	case "object":
+		if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
+			return "map[string]" + c.goType(s.AdditionalProperties.Structural, append(steps[:len(steps):len(steps)], Values))
+		}
+	}
+	return "interface {}"
+}
+
+// jsonKind is how the decoder names a JSON value's kind in type errors.
+func jsonKind(x any) string {
+	switch x.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return "number"
+}
+
+// literal is the JSON text kubectl sends for a value (encoding/json).
+func literal(x any) string {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return fmt.Sprint(x)
+	}
+	return string(b)
+}
+
+func (c *checker) value(x any, s *schema.Structural) {
+	if c.abort != nil || x == nil || s == nil {
+		return // null decodes into every Go type
+	}
+	switch {
+	case s.Type == "" && s.XPreserveUnknownFields && s.ValueValidation != nil && s.ValueValidation.Pattern == QuantityPattern:
+		c.quantity(x)
+		return
+	case s.XIntOrString:
+		c.intOrString(x)
+		return
+	case s.Type == "":
+		return // RawExtension, FieldsV1, ... take any JSON
+	case s.Type == "string" && format(s) == "date-time":
+		c.time(x)
+		return
+	}
+	switch s.Type {
+	case "object":
+		m, ok := x.(map[string]any)
+		if !ok {
+			c.typeError(jsonKind(x), s)
+			return
+		}
+		c.object(m, s)
+	case "array":
+		l, ok := x.([]any)
+		if !ok {
+			c.typeError(jsonKind(x), s)
+			return
+		}
+		c.steps = append(c.steps, Items)
+		for i, it := range l {
+			c.path = append(c.path, "["+strconv.Itoa(i)+"]")
+			c.value(it, s.Items)
+			c.path = c.path[:len(c.path)-1]
+		}
+		c.steps = c.steps[:len(c.steps)-1]
+	case "string":
+		str, ok := x.(string)
+		if !ok {
+			c.typeError(jsonKind(x), s)
+			return
+		}
+		switch format(s) {
+		case "byte":
+			// encoding/json decodes []byte with base64.StdEncoding, which
+			// skips \r and \n; its error is kept as is.
+			if _, err := base64.StdEncoding.DecodeString(str); err != nil && c.saved == nil {
+				c.saved, c.savedAt = err, c.at()
+			}
+		}
+	case "integer":
+		switch x.(type) {
+		case int64, float64, int, int32:
+			lit := literal(x)
+			bits := 64
+			if format(s) == "int32" {
+				bits = 32
+			}
+			if _, err := strconv.ParseInt(lit, 10, bits); err != nil {
+				c.typeError("number "+lit, s)
+			}
+		default:
+			c.typeError(jsonKind(x), s)
+		}
+	case "number":
+		if k := jsonKind(x); k != "number" {
+			c.typeError(k, s)
+		}
+	case "boolean":
+		if _, ok := x.(bool); !ok {
+			c.typeError(jsonKind(x), s)
+		}
+	}
+}
+
+func (c *checker) object(m map[string]any, s *schema.Structural) {
+	if s.Properties == nil {
+		if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
+			// map keys do not enter the decoder's field path
+			c.steps = append(c.steps, Values)
+			for _, k := range sortedKeys(m) {
+				c.path = append(c.path, "["+k+"]")
+				c.value(m[k], s.AdditionalProperties.Structural)
+				c.path = c.path[:len(c.path)-1]
+			}
+			c.steps = c.steps[:len(c.steps)-1]
+		}
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		p, ok := s.Properties[k]
+		if !ok {
+			continue // unknown: strict decoding reports it
+		}
+		seg := k
+		if len(c.path) > 0 {
+			seg = "." + k
+		}
+		c.steps, c.field, c.path = append(c.steps, k), append(c.field, k), append(c.path, seg)
+		c.value(m[k], &p)
+		c.steps, c.field, c.path = c.steps[:len(c.steps)-1], c.field[:len(c.field)-1], c.path[:len(c.path)-1]
+		if c.abort != nil {
+			return
+		}
+	}
+}
+
+// quantity is resource.Quantity.UnmarshalJSON: the JSON text, unquoted,
+// trimmed, through resource.ParseQuantity.
+func (c *checker) quantity(x any) {
+	lit := literal(x)
+	if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' {
+		lit = lit[1 : len(lit)-1]
+	}
+	if _, err := resource.ParseQuantity(strings.TrimSpace(lit)); err != nil {
+		c.setAbort(err)
+	}
+}
+
+// intOrString is intstr.IntOrString.UnmarshalJSON: a string, or
+// json.Unmarshal into an int32, whose error carries no field context.
+func (c *checker) intOrString(x any) {
+	if _, ok := x.(string); ok {
+		return
+	}
+	var i int32
+	if err := json.Unmarshal([]byte(literal(x)), &i); err != nil {
+		c.setAbort(err)
+	}
+}
+
+// time is metav1.Time.UnmarshalJSON: json.Unmarshal into a string, whose
+// error carries no field context, then time.Parse with RFC 3339.
+// metav1.MicroTime, published with the same format, requires six fractional
+// digits; it is checked as Time, which accepts more.
+func (c *checker) time(x any) {
+	str, ok := x.(string)
+	if !ok {
+		c.setAbort(fmt.Errorf("json: cannot unmarshal %s into Go value of type string", jsonKind(x)))
+		return
+	}
+	if _, err := time.Parse(time.RFC3339, str); err != nil {
+		c.setAbort(err)
+	}
+}
+
+// format is the node's format ("" without one).
+func format(s *schema.Structural) string {
+	if s.ValueValidation == nil {
+		return ""
+	}
+	return s.ValueValidation.Format
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,85 @@
+package resource
+
+import (
+	"context"
+	"testing"
+
+	"kdv.dev/manifest"
+	"kdv.dev/report"
+)
+
+// Built-in documents that a v1.37 apiserver accepts and kdv used to reject
+// (testdata/builtin-valid.yaml says why for each): empty enum strings,
+// duplicate keys of +listType=map lists, line-wrapped base64, namespaces on
+// cluster-scoped kinds.
+func TestBuiltinAccepted(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := manifest.Read([]string{"testdata/builtin-valid.yaml"}, nil, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(context.Background(), docs, reg, RunOptions{Jobs: 2})
+	if len(res.Documents) != 6 {
+		t.Fatalf("%d documents", len(res.Documents))
+	}
+	for _, d := range res.Documents {
+		if d.Outcome() != report.Valid {
+			t.Errorf("%s %s: %v; decode %q; unknown %v; errors %v", d.GVK.Kind, d.Name, d.Outcome(), d.DecodeError, d.UnknownFields, d.Errors)
+		}
+	}
+}
+
+// The apiserver decodes a built-in object into its Go type first; a value
+// the decoder cannot take is a 400 Bad Request, `<Kind> in version "<v>"
+// cannot be handled as a <Kind>: <decoder error>`, and nothing else is
+// reported (k8s.io/apiserver pkg/endpoints/handlers transformDecodeError;
+// sigs.k8s.io/json UnmarshalTypeError; resource.Quantity,
+// intstr.IntOrString and metav1.Time UnmarshalJSON; encoding/base64).
+func TestBuiltinTypedDecoding(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	pod := func(ctr string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: i, " + ctr + "}\n"
+	}
+	for _, tc := range []struct {
+		name, doc, want string
+	}{
+		{"string into int32", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: three}\n",
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		{"int32 overflow", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 4294967296}\n",
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 4294967296 into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		{"fraction into int32", pod("ports: [{containerPort: 80.5}]"),
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 80.5 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`},
+		{"number into string", pod("env: [{name: A, value: 1}]"),
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field EnvVar.spec.containers.env.value of type string`},
+		{"bool into a string map", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, labels: {on: true}}\n",
+			`ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string`},
+		{"string into a list of structs", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: nginx}\n",
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container`},
+		{"quantity bool", pod("resources: {limits: {cpu: true}}"),
+			`Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
+		{"quantity two dots", pod(`resources: {requests: {cpu: "1.5.5"}}`),
+			`Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
+		{"int-or-string fraction", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80, targetPort: 1.5}]}\n",
+			`Service in version "v1" cannot be handled as a Service: json: cannot unmarshal number 1.5 into Go value of type int32`},
+		{"base64", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {key: \"not base64!\"}\n",
+			`Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3`},
+	} {
+		docs := manifest.Parse(tc.name+".yaml", []byte(tc.doc), manifest.Options{})
+		res := Run(context.Background(), docs, reg, RunOptions{Jobs: 1})
+		d := res.Documents[0]
+		if d.DecodeError != tc.want || d.Outcome() != report.Invalid || len(d.Errors) != 0 {
+			t.Errorf("%s:\n got %q (%v, errors %v, err %v)\nwant %q", tc.name, d.DecodeError, d.Outcome(), d.Errors, d.Err, tc.want)
+		}
+	}
+	// Numbers are quantities, and null decodes into every type.
+	docs := manifest.Parse("ok.yaml", []byte(pod("resources: {limits: {cpu: 0.5, memory: 128974848}, requests: null}, env: null")), manifest.Options{})
+	if d := Run(context.Background(), docs, reg, RunOptions{Jobs: 1}).Documents[0]; d.Outcome() != report.Valid {
+		t.Errorf("valid pod: %v %q %v", d.Outcome(), d.DecodeError, d.Errors)
+	}
+}
