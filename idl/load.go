@@ -21,6 +21,10 @@ type Options struct {
 	Dir string
 	// BuildFlags are passed to the go command (e.g. "-tags=x").
 	BuildFlags []string
+	// Overlays are rule overlays (ParseOverlay) whose tags are merged with
+	// those of the packages' comments. Entries for root packages that
+	// match nothing are warnings (Universe.Warnings).
+	Overlays []*Overlay
 }
 
 // Universe is the result of Load: the root packages and every declared
@@ -36,6 +40,10 @@ type Universe struct {
 	packages map[string]*Package
 	errs     []error
 	warnings []error
+	// overlay indexes Options.Overlays; overlayUsed marks the entries
+	// that matched.
+	overlay     overlayIndex
+	overlayUsed map[*overlayEntry]bool
 }
 
 // Load loads the Go packages matching patterns (go list patterns such as
@@ -84,6 +92,9 @@ func Load(opts Options, patterns ...string) (*Universe, error) {
 		idxs:     map[string]*astIndex{},
 		packages: map[string]*Package{},
 		fset:     cfg.Fset,
+
+		overlay:     newOverlayIndex(opts.Overlays),
+		overlayUsed: map[*overlayEntry]bool{},
 	}
 	var loadErrs []error
 	for _, p := range roots {
@@ -125,6 +136,7 @@ func Load(opts Options, patterns ...string) (*Universe, error) {
 			pkg.Types = append(pkg.Types, u.typeOf(tn))
 		}
 	}
+	u.unusedOverlay(opts.Overlays)
 	return u, errors.Join(u.errs...)
 }
 
@@ -480,6 +492,7 @@ func (u *Universe) typeOf(tn *types.TypeName) *Type {
 			return a.Offset < b.Offset
 		})
 	}
+	u.applyOverlay(t)
 	return t
 }
 

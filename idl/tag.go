@@ -89,6 +89,11 @@ type Tag struct {
 	Pos token.Position
 	// Text is the tag as written, from its "+" on.
 	Text string
+	// Source is, for a tag of a rule overlay, the code it mirrors (the
+	// overlay's "source" line, e.g. "k8s.io/kubernetes
+	// pkg/apis/core/v1/defaults.go SetDefaults_Container"); "" for tags
+	// written in Go comments.
+	Source string
 }
 
 // Arg returns the value of the named argument (or the positional argument

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
+	"kdv.dev/builtin/overlay"
 	"kdv.dev/generate/openapi"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
@@ -22,9 +23,11 @@ import (
 
 func newGenCommand() *cobra.Command {
 	var (
-		out          string
-		standardOnly bool
-		details      bool
+		out            string
+		standardOnly   bool
+		details        bool
+		overlayFiles   []string
+		builtinOverlay bool
 	)
 	cmd := &cobra.Command{
 		Use:   "gen openapi|crd [flags] PACKAGE...",
@@ -49,7 +52,11 @@ packages produced something, with exit code 2 when nothing was generated.`,
 				return &exitError{exitUsage, fmt.Errorf("gen: want openapi or crd, got %q", what)}
 			}
 			stderr := cmd.ErrOrStderr()
-			u, err := idl.Load(idl.Options{}, patterns...)
+			overlays, err := loadOverlays(overlayFiles, builtinOverlay)
+			if err != nil {
+				return &exitError{exitUsage, err}
+			}
+			u, err := idl.Load(idl.Options{Overlays: overlays}, patterns...)
 			if err != nil {
 				// go/packages' errors, one per package that cannot be
 				// loaded (not in a module, no Go files, does not compile).
@@ -98,7 +105,34 @@ packages produced something, with exit code 2 when nothing was generated.`,
 	cmd.Flags().StringVar(&out, "out", "", "directory to write files to (default: stdout)")
 	cmd.Flags().BoolVar(&standardOnly, "standard-only", false, "leave out extensions the apiserver does not publish (x-kubernetes-api-lifecycle), for consumers that reject them; the tags are reported instead")
 	cmd.Flags().BoolVar(&details, "report-details", false, "list every tag that was not published, with its position and reason")
+	cmd.Flags().StringArrayVar(&overlayFiles, "overlay", nil, "rule overlay file: tags for types and fields of a package, kept outside its source (format: kdv.dev/idl Overlay; repeatable)")
+	cmd.Flags().BoolVar(&builtinOverlay, "builtin-overlay", true, "apply kdv's rule overlay for k8s.io/api (Go defaulters' defaults, ...) to the k8s.io/api packages loaded")
 	return cmd
+}
+
+// loadOverlays parses the --overlay files and, with builtin, kdv's own
+// overlay for k8s.io/api (applied only to the packages it names).
+func loadOverlays(files []string, builtin bool) ([]*idl.Overlay, error) {
+	var out []*idl.Overlay
+	if builtin {
+		o, err := overlay.All()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o...)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("--overlay: %w", err)
+		}
+		o, err := idl.ParseOverlay(f, b)
+		if err != nil {
+			return nil, fmt.Errorf("--overlay: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // reportEmpty says which packages produced nothing, and why: as warnings

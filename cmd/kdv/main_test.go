@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -267,5 +268,34 @@ func TestValidateBuiltInTransitionsAndUnions(t *testing.T) {
 	_, out, _ = kdv(t, "", "validate", "testdata/podgroup-new.yaml")
 	if strings.Contains(out, "immutable") || !strings.Contains(out, "must specify exactly one of") {
 		t.Errorf("as creates:\n%s", out)
+	}
+}
+
+// kdv gen applies kdv's rule overlay for k8s.io/api (the Go defaulters'
+// defaults) unless --builtin-overlay=false, and --overlay files of one's
+// own.
+func TestGenOverlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads k8s.io/api/rbac/v1")
+	}
+	code, out, errOut := kdv(t, "", "gen", "openapi", "k8s.io/api/rbac/v1")
+	if code != exitValid || !strings.Contains(out, `"default": "rbac.authorization.k8s.io"`) {
+		t.Errorf("with the built-in overlay: exit %d, RoleRef.apiGroup default missing\n%s", code, errOut)
+	}
+	code, out, _ = kdv(t, "", "gen", "openapi", "--builtin-overlay=false", "k8s.io/api/rbac/v1")
+	if code != exitValid || strings.Contains(out, `"default": "rbac.authorization.k8s.io"`) {
+		t.Errorf("without the built-in overlay: exit %d, default present", code)
+	}
+	f := filepath.Join(t.TempDir(), "rbac.tags")
+	if err := os.WriteFile(f, []byte("package k8s.io/api/rbac/v1\nsource my policy\nPolicyRule.verbs +minItems=1\nPolicyRule.nosuch +minItems=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = kdv(t, "", "gen", "openapi", "--overlay", f, "k8s.io/api/rbac/v1")
+	if code != exitValid || !strings.Contains(out, `"minItems": 1`) || !strings.Contains(errOut, "rbac.tags:4: overlay entry for k8s.io/api/rbac/v1.PolicyRule.nosuch matches no type or field") {
+		t.Errorf("--overlay: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = kdv(t, "", "gen", "openapi", "--overlay", filepath.Join(t.TempDir(), "none.tags"), "k8s.io/api/rbac/v1")
+	if code != exitUsage || !strings.Contains(errOut, "--overlay: open ") {
+		t.Errorf("missing --overlay: exit %d\n%s", code, errOut)
 	}
 }

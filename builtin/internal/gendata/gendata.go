@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"kdv.dev/builtin/overlay"
 	"kdv.dev/generate/openapi"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
@@ -84,6 +85,9 @@ func ScratchModule(version string) (string, error) {
 // (openapi.Options.StripZero), so an empty enum value such as
 // imagePullPolicy: "" is unset, as after the apiserver's Go decoding.
 //
+// The tags of kdv's rule overlay (package kdv.dev/builtin/overlay: the Go
+// defaulters' constant defaults, ...) are merged with k8s.io/api's own.
+//
 // Scope: k8s.io/api types carry +genclient:nonNamespaced on cluster-scoped
 // resources (the tag client-gen uses to build cluster-scoped clients);
 // "<Kind>List" kinds take their item kind's scope; kinds without a
@@ -92,9 +96,18 @@ func ScratchModule(version string) (string, error) {
 // metav1's kinds are marked cluster-scoped. This is the static source of
 // scope; k8s.io/api has no other.
 func Build(dir string, minor int) ([]byte, error) {
-	u, err := idl.Load(idl.Options{Dir: dir}, Packages...)
+	overlays, err := overlay.All()
 	if err != nil {
 		return nil, err
+	}
+	u, err := idl.Load(idl.Options{Dir: dir, Overlays: overlays}, Packages...)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range u.Warnings() {
+		// Overlay entries for fields an older k8s.io/api lacks, and tags of
+		// dependencies kdv does not know: said, not fatal.
+		fmt.Fprintf(os.Stderr, "gendata 1.%d: %v\n", minor, w)
 	}
 	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true, StripZero: true, ListUniqueFromTags: true})
 	if err != nil {

@@ -1,0 +1,169 @@
+package idl
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/token"
+	"strings"
+)
+
+// Overlay is a rule overlay: tags for the types and fields of one Go
+// package that live outside its source. kdv declares the hand-written
+// validation and Go defaulters of the Kubernetes built-in types this way
+// (DESIGN.md "Rule overlay"); Load merges an overlay's tags with those of
+// the package's comments, after them.
+//
+// The file format, one entry per line:
+//
+//	package k8s.io/api/core/v1
+//
+//	source k8s.io/kubernetes pkg/apis/core/v1/defaults.go SetDefaults_Container
+//	Container.terminationMessagePath +default="/dev/termination-log"
+//	Container.terminationMessagePolicy +default="File"
+//	PodSpec +validationRule="..."
+//
+// "package" names the Go package (once, first). "source" names the code
+// the entries below it mirror; every entry needs one. An entry is a type
+// name, optionally ".<json field name>", then one tag in any syntax
+// ParseTag reads. Blank lines and lines starting with "#" are comments.
+type Overlay struct {
+	// Package is the Go package path the overlay applies to.
+	Package string
+	// Name is the file name, for positions.
+	Name    string
+	entries []*overlayEntry
+}
+
+type overlayEntry struct {
+	typ, field string
+	tag        *Tag
+}
+
+// ParseOverlay parses an overlay file (see Overlay). Errors name the file
+// and line.
+func ParseOverlay(name string, data []byte) (*Overlay, error) {
+	o := &Overlay{Name: name}
+	source := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		pos := token.Position{Filename: name, Line: line}
+		fail := func(format string, args ...any) (*Overlay, error) {
+			return nil, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, args...))
+		}
+		switch {
+		case text == "" || strings.HasPrefix(text, "#"):
+			continue
+		case strings.HasPrefix(text, "package "):
+			if o.Package != "" {
+				return fail("second package line")
+			}
+			o.Package = strings.TrimSpace(strings.TrimPrefix(text, "package "))
+			continue
+		case strings.HasPrefix(text, "source "):
+			source = strings.TrimSpace(strings.TrimPrefix(text, "source "))
+			continue
+		}
+		if o.Package == "" {
+			return fail("an entry before the package line")
+		}
+		if source == "" {
+			return fail("an entry without a source line naming the code it mirrors")
+		}
+		target, tagText, ok := strings.Cut(text, " ")
+		if !ok {
+			return fail("want <Type>[.<field>] <tag>, got %q", text)
+		}
+		typ, field, _ := strings.Cut(target, ".")
+		if typ == "" || !isIdentBegin(rune(typ[0])) {
+			return fail("bad type name %q", target)
+		}
+		t, err := ParseTag(strings.TrimSpace(tagText), pos)
+		if err != nil {
+			return nil, err
+		}
+		if t == nil {
+			return fail("%q carries no schema meaning", strings.TrimSpace(tagText))
+		}
+		for c := t; c != nil; c = c.Payload {
+			c.Source = source
+		}
+		o.entries = append(o.entries, &overlayEntry{typ: typ, field: field, tag: t})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if o.Package == "" {
+		return nil, fmt.Errorf("%s: no package line", name)
+	}
+	return o, nil
+}
+
+// overlayIndex finds the overlay tags of a type or field.
+type overlayIndex map[string][]*overlayEntry
+
+func overlayKey(pkg, typ, field string) string { return pkg + "\x00" + typ + "\x00" + field }
+
+func newOverlayIndex(overlays []*Overlay) overlayIndex {
+	idx := overlayIndex{}
+	for _, o := range overlays {
+		for _, e := range o.entries {
+			k := overlayKey(o.Package, e.typ, e.field)
+			idx[k] = append(idx[k], e)
+		}
+	}
+	return idx
+}
+
+// overlayTags returns the overlay tags of pkg.typ (field "") or of its
+// field with that JSON name, marking them used.
+func (u *Universe) overlayTags(pkg, typ, field string) []*Tag {
+	var out []*Tag
+	for _, e := range u.overlay[overlayKey(pkg, typ, field)] {
+		u.overlayUsed[e] = true
+		out = append(out, e.tag)
+	}
+	return out
+}
+
+// applyOverlay adds the overlay tags of t and of its struct fields.
+func (u *Universe) applyOverlay(t *Type) {
+	if len(u.overlay) == 0 {
+		return
+	}
+	t.Tags = append(t.Tags, u.overlayTags(t.Package, t.Name, "")...)
+	if t.Underlying == nil || t.Underlying.Kind != Struct {
+		return
+	}
+	for _, f := range t.Underlying.Fields {
+		if f.Skip || f.Inline {
+			continue
+		}
+		f.Tags = append(f.Tags, u.overlayTags(t.Package, t.Name, f.JSONName)...)
+	}
+}
+
+// unusedOverlay reports the entries of overlays for root packages that
+// matched no type or field (a misspelt name, or a field this version of the
+// package does not have yet), as warnings: they are published nowhere.
+func (u *Universe) unusedOverlay(overlays []*Overlay) {
+	for _, o := range overlays {
+		if p := u.packages[o.Package]; p == nil || !p.Root {
+			continue
+		}
+		for _, e := range o.entries {
+			if u.overlayUsed[e] {
+				continue
+			}
+			target := e.typ
+			if e.field != "" {
+				target += "." + e.field
+			}
+			u.warnings = append(u.warnings, fmt.Errorf("%s: overlay entry for %s.%s matches no type or field: %s", e.tag.Pos, o.Package, target, e.tag.Text))
+		}
+	}
+}

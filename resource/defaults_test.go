@@ -1,0 +1,63 @@
+package resource
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"kdv.dev/schema/schematest"
+)
+
+// The embedded built-in schemas publish the Go defaulters' constant
+// defaults (kdv.dev/builtin/overlay), applied after strip-zero, so a
+// built-in object comes out as the apiserver stores it. Expected values:
+// k8s.io/kubernetes pkg/apis/apps/v1 SetDefaults_Deployment and
+// pkg/apis/core/v1 SetDefaults_PodSpec, SetDefaults_Container,
+// SetDefaults_Probe, SetDefaults_HTTPGetAction (v1.37).
+func TestBuiltinDefaults(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	v, err := reg.Validator(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := schematest.JSON(t, `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+	  "spec": {"selector": {"matchLabels": {"app": "web"}}, "strategy": {"rollingUpdate": {}},
+	    "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"dnsPolicy": "",
+	      "containers": [{"name": "web", "image": "nginx:1.27", "imagePullPolicy": "",
+	        "ports": [{"containerPort": 80, "protocol": ""}], "readinessProbe": {"httpGet": {"port": 80}}}]}}}}`).(map[string]any)
+	out := v.Validate(context.Background(), in, nil)
+	if out.Invalid() {
+		t.Fatalf("invalid: %v %v %q", out.Errors, out.UnknownFields, out.DecodeError)
+	}
+	want := schematest.JSON(t, `{"progressDeadlineSeconds": 600, "replicas": 1, "revisionHistoryLimit": 10,
+	  "selector": {"matchLabels": {"app": "web"}},
+	  "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
+	  "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
+	    "dnsPolicy": "ClusterFirst", "restartPolicy": "Always", "schedulerName": "default-scheduler",
+	    "securityContext": {}, "terminationGracePeriodSeconds": 30,
+	    "containers": [{"name": "web", "image": "nginx:1.27", "resources": {},
+	      "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+	      "ports": [{"containerPort": 80, "protocol": "TCP"}],
+	      "readinessProbe": {"httpGet": {"port": 80, "path": "/", "scheme": "HTTP"},
+	        "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3}}]}}}`)
+	if got := out.Object["spec"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("spec:\n got %s\nwant %s", schematest.Indent(got), schematest.Indent(want))
+	}
+	// A RoleBinding's roleRef.apiGroup is defaulted, so leaving it out is
+	// not "Required value" (SetDefaults_RoleBinding).
+	rb, err := reg.Validator(schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = rb.Validate(context.Background(), schematest.JSON(t, `{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+	  "metadata": {"name": "rb"}, "roleRef": {"kind": "Role", "name": "reader"},
+	  "subjects": [{"kind": "ServiceAccount", "name": "default", "namespace": "default"}]}`).(map[string]any), nil)
+	if out.Invalid() || out.Object["roleRef"].(map[string]any)["apiGroup"] != "rbac.authorization.k8s.io" {
+		t.Errorf("RoleBinding: %v %v %q %v", out.Errors, out.UnknownFields, out.DecodeError, out.Object["roleRef"])
+	}
+}
