@@ -66,7 +66,15 @@ func TestBuiltinTypedDecoding(t *testing.T) {
 		{"quantity two dots", pod(`resources: {requests: {cpu: "1.5.5"}}`),
 			`Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
 		{"int-or-string fraction", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80, targetPort: 1.5}]}\n",
-			`Service in version "v1" cannot be handled as a Service: json: cannot unmarshal number 1.5 into Go value of type int32`},
+			`Service in version "v1" cannot be handled as a Service: json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.targetPort of type int32`},
+		{"time not a string", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, creationTimestamp: 5}\n",
+			`ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string`},
+		{"time not RFC 3339", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, creationTimestamp: yesterday}\n",
+			`ConfigMap in version "v1" cannot be handled as a ConfigMap: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`},
+		{"string into bool; keys in sorted order", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 1.0, paused: \"yes\", revisionHistoryLimit: x}\n",
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool`},
+		{"byte array item out of range", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {key: [1, 256]}\n",
+			`Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal number 256 into Go struct field Secret.data of type uint8`},
 		{"base64", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {key: \"not base64!\"}\n",
 			`Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3`},
 	} {
@@ -77,9 +85,13 @@ func TestBuiltinTypedDecoding(t *testing.T) {
 			t.Errorf("%s:\n got %q (%v, errors %v, err %v)\nwant %q", tc.name, d.DecodeError, d.Outcome(), d.Errors, d.Err, tc.want)
 		}
 	}
-	// Numbers are quantities, and null decodes into every type.
-	docs := manifest.Parse("ok.yaml", []byte(pod("resources: {limits: {cpu: 0.5, memory: 128974848}, requests: null}, env: null")), manifest.Options{})
-	if d := Run(context.Background(), docs, reg, RunOptions{Jobs: 1}).Documents[0]; d.Outcome() != report.Valid {
-		t.Errorf("valid pod: %v %q %v", d.Outcome(), d.DecodeError, d.Errors)
+	// Numbers are quantities, null decodes into every type, and a []byte
+	// may be given as an array of bytes.
+	docs := manifest.Parse("ok.yaml", []byte(pod("resources: {limits: {cpu: 0.5, memory: 128974848}, requests: null}, env: null")+
+		"---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {key: [1, 2, 3]}\n"), manifest.Options{})
+	for _, d := range Run(context.Background(), docs, reg, RunOptions{Jobs: 1}).Documents {
+		if d.Outcome() != report.Valid {
+			t.Errorf("valid %s: %v %q %v", d.GVK.Kind, d.Outcome(), d.DecodeError, d.Errors)
+		}
 	}
 }

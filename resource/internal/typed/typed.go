@@ -14,6 +14,7 @@ package typed
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -45,16 +46,17 @@ type Definitions func(steps []string) string
 // object of the kind whose structural schema is s, or nil when it decodes.
 // Like encoding/json it keeps the first type error and goes on, but stops at
 // the first error of an UnmarshalJSON method (Quantity, IntOrString, Time),
-// which is then the error. Object keys are visited in sorted order (the
-// decoder visits them in document order, which unstructured values do not
-// keep), so with several errors the one reported may differ.
+// which is then the error. Object keys are visited in sorted order, which is
+// the order of the body kubectl sends (it converts YAML to JSON through Go
+// maps). A JSON array of bytes where a []byte belongs is replaced in obj by
+// its base64 string, as the apiserver stores it.
 //
 // Errors read as the decoder's: `json: cannot unmarshal string into Go
 // struct field DeploymentSpec.spec.replicas of type int32`, `quantities must
 // match the regular expression ...`, `illegal base64 data at input byte 4`.
-// Go types are named from the schema: a named string or map type (a
-// v1.PullPolicy) is called string or map[string]..., and fields of
-// embedded structs (json:",inline") miss the embedded type's name.
+// Go types are named from the schema and the definitions: a named string or
+// map type (v1.PullPolicy, v1.ResourceList) is called string or
+// map[string]..., unlike the decoder.
 func Check(obj map[string]any, s *schema.Structural, defs Definitions) error {
 	c := &checker{defs: defs}
 	c.object(obj, s)
@@ -103,13 +105,19 @@ func (c *checker) typeError(value string, s *schema.Structural) {
 	if c.saved != nil {
 		return
 	}
-	typ := c.goType(s, c.steps)
-	c.savedAt = c.at()
+	c.saved, c.savedAt = c.unmarshalError(value, c.goType(s, c.steps)), c.at()
+}
+
+// unmarshalError is the decoder's UnmarshalTypeError for a JSON value
+// (kind, or "number <literal>") that cannot go into Go type typ, with the
+// decoder's error context (the innermost struct and the JSON field path).
+// UnmarshalJSON methods that decode with encoding/json (IntOrString, Time)
+// get the same context.
+func (c *checker) unmarshalError(value, typ string) error {
 	if len(c.field) == 0 {
-		c.saved = fmt.Errorf("json: cannot unmarshal %s into Go value of type %s", value, typ)
-		return
+		return fmt.Errorf("json: cannot unmarshal %s into Go value of type %s", value, typ)
 	}
-	c.saved = fmt.Errorf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", value, c.structName(), strings.Join(c.field, "."), typ)
+	return fmt.Errorf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", value, c.structName(), strings.Join(c.field, "."), typ)
 }
 
 // structName is the Go name of the struct holding the current field (the
@@ -140,8 +148,8 @@ func (c *checker) goType(s *schema.Structural, steps []string) string {
 		}
 		return "string"
 	case "integer":
-		if format(s) == "int32" {
-			return "int32"
+		if f := format(s); f == "int32" || f == "uint8" {
+			return f
 		}
 		return "int64"
 	case "number":
@@ -215,13 +223,7 @@ func (c *checker) value(x any, s *schema.Structural) {
 			c.typeError(jsonKind(x), s)
 			return
 		}
-		c.steps = append(c.steps, Items)
-		for i, it := range l {
-			c.path = append(c.path, "["+strconv.Itoa(i)+"]")
-			c.value(it, s.Items)
-			c.path = c.path[:len(c.path)-1]
-		}
-		c.steps = c.steps[:len(c.steps)-1]
+		c.list(l, s)
 	case "string":
 		str, ok := x.(string)
 		if !ok {
@@ -261,6 +263,47 @@ func (c *checker) value(x any, s *schema.Structural) {
 	}
 }
 
+func (c *checker) list(l []any, s *schema.Structural) {
+	c.steps = append(c.steps, Items)
+	for i := range l {
+		c.path = append(c.path, "["+strconv.Itoa(i)+"]")
+		l[i] = c.bytesOf(l[i], s.Items)
+		c.value(l[i], s.Items)
+		c.path = c.path[:len(c.path)-1]
+	}
+	c.steps = c.steps[:len(c.steps)-1]
+}
+
+// bytesOf returns x unchanged, except for a JSON array where a []byte
+// belongs: encoding/json decodes it item by item into uint8s, and the
+// apiserver stores the bytes as base64, so a valid array becomes that
+// base64 string. An item that is not a uint8 is a type error.
+func (c *checker) bytesOf(x any, s *schema.Structural) any {
+	l, ok := x.([]any)
+	if !ok || s == nil || s.Type != "string" || format(s) != "byte" {
+		return x
+	}
+	b := make([]byte, len(l))
+	for i, it := range l {
+		switch it.(type) {
+		case int64, float64, int, int32:
+			lit := literal(it)
+			n, err := strconv.ParseUint(lit, 10, 8)
+			if err != nil {
+				c.typeError("number "+lit, &schema.Structural{Generic: schema.Generic{Type: "integer"}, ValueValidation: &schema.ValueValidation{Format: "uint8"}})
+				return x
+			}
+			b[i] = byte(n)
+		default:
+			if it != nil {
+				c.typeError(jsonKind(it), &schema.Structural{Generic: schema.Generic{Type: "integer"}, ValueValidation: &schema.ValueValidation{Format: "uint8"}})
+				return x
+			}
+		}
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
 func (c *checker) object(m map[string]any, s *schema.Structural) {
 	if s.Properties == nil {
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
@@ -268,6 +311,7 @@ func (c *checker) object(m map[string]any, s *schema.Structural) {
 			c.steps = append(c.steps, Values)
 			for _, k := range sortedKeys(m) {
 				c.path = append(c.path, "["+k+"]")
+				m[k] = c.bytesOf(m[k], s.AdditionalProperties.Structural)
 				c.value(m[k], s.AdditionalProperties.Structural)
 				c.path = c.path[:len(c.path)-1]
 			}
@@ -285,6 +329,7 @@ func (c *checker) object(m map[string]any, s *schema.Structural) {
 			seg = "." + k
 		}
 		c.steps, c.field, c.path = append(c.steps, k), append(c.field, k), append(c.path, seg)
+		m[k] = c.bytesOf(m[k], &p)
 		c.value(m[k], &p)
 		c.steps, c.field, c.path = c.steps[:len(c.steps)-1], c.field[:len(c.field)-1], c.path[:len(c.path)-1]
 		if c.abort != nil {
@@ -306,25 +351,29 @@ func (c *checker) quantity(x any) {
 }
 
 // intOrString is intstr.IntOrString.UnmarshalJSON: a string, or
-// json.Unmarshal into an int32, whose error carries no field context.
+// json.Unmarshal into an int32.
 func (c *checker) intOrString(x any) {
 	if _, ok := x.(string); ok {
 		return
 	}
 	var i int32
 	if err := json.Unmarshal([]byte(literal(x)), &i); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			err = c.unmarshalError(ute.Value, ute.Type.String())
+		}
 		c.setAbort(err)
 	}
 }
 
-// time is metav1.Time.UnmarshalJSON: json.Unmarshal into a string, whose
-// error carries no field context, then time.Parse with RFC 3339.
+// time is metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then
+// time.Parse with RFC 3339.
 // metav1.MicroTime, published with the same format, requires six fractional
 // digits; it is checked as Time, which accepts more.
 func (c *checker) time(x any) {
 	str, ok := x.(string)
 	if !ok {
-		c.setAbort(fmt.Errorf("json: cannot unmarshal %s into Go value of type string", jsonKind(x)))
+		c.setAbort(c.unmarshalError(jsonKind(x), "string"))
 		return
 	}
 	if _, err := time.Parse(time.RFC3339, str); err != nil {
