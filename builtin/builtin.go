@@ -1,7 +1,9 @@
 // Package builtin embeds the schemas of the Kubernetes built-in types, one
 // data file per Kubernetes minor version (data/v1.<minor>.json.gz), generated
 // by kdv itself from k8s.io/api with kdv.dev/generate/openapi (go generate;
-// TestDataUpToDate fails when regenerating would change a file).
+// TestDataUpToDate fails when regenerating would change a file). Reading
+// them needs neither the generator nor go/packages: definitions are
+// resolved with kdv.dev/schema/refs (TestRuntimeDependencies keeps it so).
 //
 // Lookup returns a kind's structural schema with every $ref resolved, the
 // form kdv's CRD validator takes: metadata is the ObjectMeta schema,
@@ -28,9 +30,9 @@ import (
 	"strings"
 	"sync"
 
-	"kdv.dev/builtin/internal/gendata"
-	"kdv.dev/generate/openapi"
+	"kdv.dev/builtin/internal/datafile"
 	"kdv.dev/schema"
+	"kdv.dev/schema/refs"
 )
 
 //go:embed data/*.json.gz
@@ -48,8 +50,8 @@ type Kind struct {
 type version struct {
 	once  sync.Once
 	err   error
-	kinds []gendata.Kind
-	byGVK map[schema.GroupVersionKind]gendata.Kind
+	kinds []datafile.Kind
+	byGVK map[schema.GroupVersionKind]datafile.Kind
 	// raw holds every definition undecoded: a kind needs only the
 	// definitions its own reaches, and decoding all of them is most of
 	// the start-up cost of validating one built-in object.
@@ -60,9 +62,9 @@ type version struct {
 	props   map[schema.GroupVersionKind]*schema.Props
 }
 
-// rawData is gendata.Data with the definitions left undecoded.
+// rawData is datafile.Data with the definitions left undecoded.
 type rawData struct {
-	Kinds   []gendata.Kind             `json:"kinds"`
+	Kinds   []datafile.Kind            `json:"kinds"`
 	Schemas map[string]json.RawMessage `json:"schemas"`
 }
 
@@ -116,7 +118,7 @@ func get(minor int) (*version, error) {
 			return
 		}
 		v.kinds, v.raw = d.Kinds, d.Schemas
-		v.byGVK = map[schema.GroupVersionKind]gendata.Kind{}
+		v.byGVK = map[schema.GroupVersionKind]datafile.Kind{}
 		for _, k := range d.Kinds {
 			v.byGVK[k.GroupVersionKind] = k
 		}
@@ -142,7 +144,7 @@ func Kinds(minor int) ([]Kind, error) {
 }
 
 // Props returns a kind's resolved schema object (no $ref left), as
-// generate/openapi.Resolve produces it. The result is shared: do not
+// refs.Resolve produces it. The result is shared: do not
 // modify it.
 func Props(minor int, gvk schema.GroupVersionKind) (*schema.Props, error) {
 	v, err := get(minor)
@@ -166,7 +168,7 @@ func (v *version) propsLocked(minor int, gvk schema.GroupVersionKind) (*schema.P
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", gvk, err)
 	}
-	p, err := openapi.Resolve(defs, k.Definition)
+	p, err := refs.Resolve(defs, k.Definition)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", gvk, err)
 	}
@@ -201,7 +203,7 @@ func Lookup(minor int, gvk schema.GroupVersionKind) (*schema.Structural, error) 
 
 // refRe finds the $refs in a definition's JSON (as the generator writes
 // them; inside JSON strings the quotes are escaped, so text cannot match).
-var refRe = regexp.MustCompile(`"\$ref":"` + regexp.QuoteMeta(openapi.RefPrefix) + `([^"]+)"`)
+var refRe = regexp.MustCompile(`"\$ref":"` + regexp.QuoteMeta(refs.RefPrefix) + `([^"]+)"`)
 
 // closureLocked decodes (once) the definition name and every definition it
 // reaches through $ref, and returns them by name: what Resolve needs for

@@ -9,8 +9,8 @@ import (
 	"reflect"
 	"testing"
 
-	"kdv.dev/builtin/internal/gendata"
-	"kdv.dev/generate/openapi"
+	"kdv.dev/builtin/internal/datafile"
+	"kdv.dev/schema/refs"
 )
 
 // Props decodes only the definitions a kind reaches; the result must equal
@@ -30,12 +30,12 @@ func TestPropsFromDefinitionClosure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var all gendata.Data
+		var all datafile.Data
 		if err := json.Unmarshal(j, &all); err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range all.Kinds {
-			want, werr := openapi.Resolve(all.Schemas, k.Definition)
+			want, werr := refs.Resolve(all.Schemas, k.Definition)
 			got, gerr := Props(minor, k.GroupVersionKind)
 			if (werr == nil) != (gerr == nil) {
 				t.Errorf("1.%d %v: error %v, want %v", minor, k.GroupVersionKind, gerr, werr)

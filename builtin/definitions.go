@@ -3,8 +3,8 @@ package builtin
 import (
 	"strings"
 
-	"kdv.dev/generate/openapi"
 	"kdv.dev/schema"
+	"kdv.dev/schema/refs"
 )
 
 // Items and Values are the steps of DefinitionAt into an array's items and
@@ -76,9 +76,9 @@ func DefinitionAt(minor int, gvk schema.GroupVersionKind, steps []string) string
 func refOf(p *schema.Props) string {
 	switch {
 	case p.Ref != nil:
-		return strings.TrimPrefix(*p.Ref, openapi.RefPrefix)
+		return strings.TrimPrefix(*p.Ref, refs.RefPrefix)
 	case len(p.AllOf) == 1 && p.AllOf[0].Ref != nil:
-		return strings.TrimPrefix(*p.AllOf[0].Ref, openapi.RefPrefix)
+		return strings.TrimPrefix(*p.AllOf[0].Ref, refs.RefPrefix)
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 
 	"kdv.dev/idl"
 	"kdv.dev/schema"
+	"kdv.dev/schema/refs"
 )
 
 // CRDs generates one apiextensions.k8s.io/v1 CustomResourceDefinition per
@@ -154,7 +155,7 @@ func crdVersion(d *Document, k Kind) (*schema.CRD, schema.CRDVersion, error) {
 			}
 		}
 	}
-	s, err := resolve(d.Schemas, k.Definition, true)
+	s, err := refs.ResolveCRD(d.Schemas, k.Definition)
 	if err != nil {
 		return nil, schema.CRDVersion{}, err
 	}

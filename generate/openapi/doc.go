@@ -32,7 +32,8 @@
 // validation (+k8s:modeDiscriminator, +k8s:ifMode) becomes CEL rules whose
 // messages name the mode (the apiserver's errors have no detail).
 //
-// CRDs follows controller-gen for kubebuilder markers. Resolve inlines
-// $refs into one structural schema (used for CRDs and package builtin).
+// CRDs follows controller-gen for kubebuilder markers; it inlines $refs
+// into one structural schema with kdv.dev/schema/refs (which package
+// builtin uses too, without linking the generator).
 // WriteFiles is the entry point of "kdv gen openapi|crd".
 package openapi

@@ -14,6 +14,7 @@ import (
 
 	"kdv.dev/idl"
 	"kdv.dev/schema"
+	"kdv.dev/schema/refs"
 )
 
 var (
@@ -175,7 +176,7 @@ func TestK8sAPIFixtures(t *testing.T) {
 			t.Errorf("%s: no kind %s in %s", filepath.Base(f), kind, gv)
 			continue
 		}
-		s, err := Resolve(d.Schemas, name)
+		s, err := refs.Resolve(d.Schemas, name)
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(f), err)
 			continue

@@ -1,6 +1,10 @@
 package openapi
 
-import "strings"
+import (
+	"strings"
+
+	"kdv.dev/schema/refs"
+)
 
 // DefinitionName is the components.schemas name the apiserver publishes for
 // the Go type pkgPath.name: the first path element's domain reversed, the
@@ -18,5 +22,6 @@ func DefinitionName(pkgPath, name string) string {
 }
 
 // RefPrefix is where OpenAPI v3 documents keep their schemas: every $ref
-// the generator writes is RefPrefix followed by a definition name.
-const RefPrefix = "#/components/schemas/"
+// the generator writes is RefPrefix followed by a definition name. It is
+// refs.RefPrefix, the prefix the resolver of those $refs expects.
+const RefPrefix = refs.RefPrefix

@@ -14,6 +14,7 @@ import (
 	"kdv.dev/cel"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
+	"kdv.dev/schema/refs"
 	"sigs.k8s.io/yaml"
 )
 
@@ -129,7 +130,7 @@ func TestSampleSemantics(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := res.Documents[0]
-	s, err := Resolve(d.Schemas, "dev.kdv.generate.openapi.testdata.sample.v1.Widget")
+	s, err := refs.Resolve(d.Schemas, "dev.kdv.generate.openapi.testdata.sample.v1.Widget")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func TestSampleSemantics(t *testing.T) {
 	}
 	// StandardOnly drops the lifecycle extension and reports the tags.
 	res2, _ := Generate(loadSample(t), Options{StandardOnly: true})
-	s2, _ := Resolve(res2.Documents[0].Schemas, "dev.kdv.generate.openapi.testdata.sample.v1.Widget")
+	s2, _ := refs.Resolve(res2.Documents[0].Schemas, "dev.kdv.generate.openapi.testdata.sample.v1.Widget")
 	if len(s2.Properties["spec"].Properties["gated"].XAPILifecycle) != 0 || res2.Report.Tags["lifecycle"].Reported != 1 {
 		t.Errorf("StandardOnly kept lifecycle")
 	}

@@ -1,5 +1,6 @@
 // Package gendata builds the embedded built-in schema data of package
-// builtin from k8s.io/api with kdv's own generator.
+// builtin from k8s.io/api with kdv's own generator, in the format of
+// package datafile.
 package gendata
 
 import (
@@ -13,33 +14,12 @@ import (
 	"sort"
 	"strings"
 
+	"kdv.dev/builtin/internal/datafile"
 	"kdv.dev/builtin/overlay"
 	"kdv.dev/generate/openapi"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
 )
-
-// Data is the decoded form of one data/v1.<minor>.json.gz file.
-type Data struct {
-	// Minor is the Kubernetes minor version; Source the module versions
-	// (k8s.io/api, k8s.io/kube-aggregator) the data was generated from.
-	Minor  int    `json:"minor"`
-	Source string `json:"source"`
-	// Kinds are every kind with its definition name, sorted by group,
-	// version, kind.
-	Kinds []Kind `json:"kinds"`
-	// Schemas are the published definitions of all group-versions
-	// (components.schemas), $refs unresolved.
-	Schemas map[string]*schema.Props `json:"schemas"`
-}
-
-// Kind is one built-in kind.
-type Kind struct {
-	schema.GroupVersionKind
-	// Namespaced is false for cluster-scoped kinds (see Build).
-	Namespaced bool   `json:"namespaced"`
-	Definition string `json:"definition"`
-}
 
 // Packages are the Go packages whose types are the built-in kinds:
 // k8s.io/api, and kube-aggregator's apiregistration.k8s.io/v1 (APIService,
@@ -120,7 +100,7 @@ func Build(dir string, minor int) ([]byte, error) {
 		return nil, fmt.Errorf("go list -m k8s.io/api k8s.io/kube-aggregator: %w", err)
 	}
 	source := strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(src)), "\n", ", ")), " ")
-	d := Data{Minor: minor, Source: source, Schemas: map[string]*schema.Props{}}
+	d := datafile.Data{Minor: minor, Source: source, Schemas: map[string]*schema.Props{}}
 	scope := map[string]bool{} // group/version/Kind -> namespaced
 	for _, doc := range res.Documents {
 		for name, p := range doc.Schemas {
@@ -146,7 +126,7 @@ func Build(dir string, minor int) ([]byte, error) {
 			if strings.HasPrefix(k.Definition, "io.k8s.apimachinery.") {
 				ns = false
 			}
-			d.Kinds = append(d.Kinds, Kind{GroupVersionKind: schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, Namespaced: ns, Definition: k.Definition})
+			d.Kinds = append(d.Kinds, datafile.Kind{GroupVersionKind: schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, Namespaced: ns, Definition: k.Definition})
 		}
 	}
 	sort.Slice(d.Kinds, func(i, j int) bool {

@@ -1,0 +1,208 @@
+package refs
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"kdv.dev/schema"
+)
+
+// defs decodes a components.schemas object.
+func defs(t *testing.T, doc string) map[string]*schema.Props {
+	t.Helper()
+	var m map[string]*schema.Props
+	if err := json.Unmarshal([]byte(doc), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// equalJSON compares a resolved schema with the expected JSON, ignoring
+// key order and formatting.
+func equalJSON(t *testing.T, got *schema.Props, want string) {
+	t.Helper()
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w any
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want: %v", err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("resolved:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+func TestResolveInlinesRefsAndKeepsDefinitions(t *testing.T) {
+	src := `{
+	  "a.Outer": {"type": "object", "x-kubernetes-group-version-kind": [{"group": "a", "version": "v1", "kind": "Outer"}],
+	    "properties": {
+	      "inner": {"$ref": "#/components/schemas/a.Inner"},
+	      "list": {"type": "array", "items": {"$ref": "#/components/schemas/a.Inner"}},
+	      "map": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/a.Inner"}}}},
+	  "a.Inner": {"type": "object", "description": "inner", "x-kubernetes-group-version-kind": [{"group": "a", "version": "v1", "kind": "Inner"}],
+	    "properties": {"n": {"type": "integer"}}}
+	}`
+	d := defs(t, src)
+	before, _ := json.Marshal(d)
+	got, err := Resolve(d, "a.Outer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := `{"type": "object", "description": "inner", "properties": {"n": {"type": "integer"}}}`
+	equalJSON(t, got, `{"type": "object", "x-kubernetes-group-version-kind": [{"group": "a", "version": "v1", "kind": "Outer"}],
+	  "properties": {"inner": `+inner+`, "list": {"type": "array", "items": `+inner+`},
+	    "map": {"type": "object", "additionalProperties": `+inner+`}}}`)
+	after, _ := json.Marshal(d)
+	if string(before) != string(after) {
+		t.Errorf("Resolve modified its input:\n%s\nwas\n%s", after, before)
+	}
+}
+
+// allOf: [{$ref}] with siblings is how a use site adds a description, a
+// default or rules to a definition: the siblings win, rules add up.
+func TestResolveMergesUseSiteKeywords(t *testing.T) {
+	d := defs(t, `{
+	  "a.Root": {"type": "object", "properties": {
+	    "spec": {"allOf": [{"$ref": "#/components/schemas/a.Spec"}], "description": "use site", "default": {"x": "d"},
+	      "x-kubernetes-validations": [{"rule": "has(self.x)"}], "properties": {"x": {"maxLength": 3}}},
+	    "plain": {"$ref": "#/components/schemas/a.Spec", "description": "also use site"}}},
+	  "a.Spec": {"type": "object", "description": "definition", "x-kubernetes-validations": [{"rule": "self.x != 'a'"}],
+	    "properties": {"x": {"type": "string", "minLength": 1}}}
+	}`)
+	got, err := Resolve(d, "a.Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalJSON(t, got, `{"type": "object", "properties": {
+	  "spec": {"type": "object", "description": "use site", "default": {"x": "d"},
+	    "x-kubernetes-validations": [{"rule": "self.x != 'a'"}, {"rule": "has(self.x)"}],
+	    "properties": {"x": {"type": "string", "minLength": 1, "maxLength": 3}}},
+	  "plain": {"type": "object", "description": "also use site", "x-kubernetes-validations": [{"rule": "self.x != 'a'"}],
+	    "properties": {"x": {"type": "string", "minLength": 1}}}}}`)
+}
+
+func TestResolveWellKnownTypes(t *testing.T) {
+	src := `{
+	  "a.Root": {"type": "object", "properties": {
+	    "port": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString"},
+	    "cpu": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"},
+	    "raw": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.runtime.RawExtension"},
+	    "fields": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1"},
+	    "unknown": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.runtime.Unknown"}}},
+	  "io.k8s.apimachinery.pkg.util.intstr.IntOrString": {"type": "string", "format": "int-or-string", "description": "ios"},
+	  "io.k8s.apimachinery.pkg.api.resource.Quantity": {"type": "string", "description": "q"},
+	  "io.k8s.apimachinery.pkg.runtime.RawExtension": {"type": "object", "description": "raw", "properties": {"x": {"type": "string"}}},
+	  "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1": {"type": "object", "description": "f"},
+	  "io.k8s.apimachinery.pkg.runtime.Unknown": {"type": "object", "description": "u"}
+	}`
+	common := `"port": {"description": "ios", "x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]},
+	    "raw": {"type": "object", "description": "raw", "x-kubernetes-preserve-unknown-fields": true},
+	    "fields": {"type": "object", "description": "f", "x-kubernetes-preserve-unknown-fields": true},
+	    "unknown": {"type": "object", "description": "u", "x-kubernetes-preserve-unknown-fields": true}`
+	got, err := Resolve(defs(t, src), "a.Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the apiserver accepts a Quantity as a string or any number (0.5):
+	// untyped, with the pattern ParseQuantity applies to strings
+	equalJSON(t, got, `{"type": "object", "properties": {`+common+`,
+	    "cpu": {"description": "q", "x-kubernetes-preserve-unknown-fields": true, "pattern": `+jsonString(quantityPattern)+`}}}`)
+	got, err = ResolveCRD(defs(t, src), "a.Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalJSON(t, got, `{"type": "object", "properties": {`+common+`,
+	    "cpu": {"description": "q", "x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}], "pattern": `+jsonString(crdQuantityPattern)+`}}}`)
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// A recursive definition is unrolled MaxRecursion levels; below, an object
+// preserving unknown fields, and a list-map of such objects loses the keys
+// and rules that name fields it no longer declares.
+func TestResolveRecursion(t *testing.T) {
+	d := defs(t, `{
+	  "a.Node": {"type": "object", "description": "node", "properties": {
+	    "name": {"type": "string"},
+	    "child": {"$ref": "#/components/schemas/a.Node"},
+	    "children": {"type": "array", "items": {"$ref": "#/components/schemas/a.Node"},
+	      "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+	      "x-kubernetes-validations": [{"rule": "self.all(c, c.name != '')"}]}}}
+	}`)
+	got, err := Resolve(d, "a.Node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := 0
+	p := got
+	for ; p != nil && p.Properties != nil; levels++ {
+		children := p.Properties["children"]
+		cut := levels == MaxRecursion-1
+		if (children.XListType == nil) != cut || (len(children.XListMapKeys) == 0) != cut || (len(children.XValidations) == 0) != cut {
+			t.Errorf("level %d: children list type %v, keys %v, rules %v; want them dropped: %v",
+				levels, children.XListType, children.XListMapKeys, children.XValidations, cut)
+		}
+		c, ok := p.Properties["child"]
+		if !ok {
+			t.Fatalf("level %d: no child", levels)
+		}
+		p = &c
+	}
+	if levels != MaxRecursion {
+		t.Errorf("unrolled %d levels, want %d", levels, MaxRecursion)
+	}
+	if p.Type != "object" || p.XPreserveUnknownFields == nil || !*p.XPreserveUnknownFields || p.Description != "node" {
+		t.Errorf("cut-off node: %+v, want an object preserving unknown fields", p)
+	}
+}
+
+// Rules naming a property without a type (Quantity) cannot compile: CEL
+// declares no field for it. They are dropped, the others kept.
+func TestResolveDropsRulesOnUntypedProperties(t *testing.T) {
+	d := defs(t, `{
+	  "a.Root": {"type": "object", "properties": {
+	    "cpu": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"},
+	    "cpus": {"type": "integer"}},
+	    "x-kubernetes-validations": [{"rule": "has(self.cpu)"}, {"rule": "self.cpus > 0"}, {"rule": "true", "messageExpression": "string(self.cpu)"}]},
+	  "io.k8s.apimachinery.pkg.api.resource.Quantity": {"type": "string"}
+	}`)
+	got, err := Resolve(d, "a.Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.XValidations) != 1 || got.XValidations[0].Rule != "self.cpus > 0" {
+		t.Errorf("rules %+v, want only self.cpus > 0", got.XValidations)
+	}
+	// in the CRD form Quantity is typed (int-or-string): the rules stay
+	got, err = ResolveCRD(d, "a.Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.XValidations) != 3 {
+		t.Errorf("CRD form: rules %+v, want all 3", got.XValidations)
+	}
+}
+
+func TestResolveMissingDefinition(t *testing.T) {
+	d := defs(t, `{
+	  "a.Root": {"type": "object", "properties": {"spec": {"$ref": "#/components/schemas/a.Spec"}}},
+	  "a.Spec": {"type": "object", "properties": {"x": {"type": "array", "items": {"$ref": "#/components/schemas/a.Gone"}}}}
+	}`)
+	_, err := Resolve(d, "a.Root")
+	if err == nil || !strings.Contains(err.Error(), `a.Root: properties[spec]: a.Spec: properties[x]: definition "a.Gone" not found`) {
+		t.Errorf("error %v, want the path to the missing definition", err)
+	}
+	if _, err := Resolve(d, "a.Nope"); err == nil || err.Error() != `definition "a.Nope" not found` {
+		t.Errorf("error %v, want definition not found", err)
+	}
+}
