@@ -56,6 +56,10 @@ type version struct {
 	// definitions its own reaches, and decoding all of them is most of
 	// the start-up cost of validating one built-in object.
 	raw     map[string]json.RawMessage
+	// goFieldsRaw is decoded into goFields on first use: only error
+	// messages need it.
+	goFieldsRaw json.RawMessage
+	goFields    map[string]map[string]datafile.GoField
 	mu      sync.Mutex
 	defs    map[string]*schema.Props // decoded definitions
 	structs map[schema.GroupVersionKind]*schema.Structural
@@ -64,8 +68,9 @@ type version struct {
 
 // rawData is datafile.Data with the definitions left undecoded.
 type rawData struct {
-	Kinds   []datafile.Kind            `json:"kinds"`
-	Schemas map[string]json.RawMessage `json:"schemas"`
+	Kinds    []datafile.Kind            `json:"kinds"`
+	Schemas  map[string]json.RawMessage `json:"schemas"`
+	GoFields json.RawMessage            `json:"goFields"`
 }
 
 var versions = func() map[int]*version {
@@ -117,7 +122,7 @@ func get(minor int) (*version, error) {
 			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
 			return
 		}
-		v.kinds, v.raw = d.Kinds, d.Schemas
+		v.kinds, v.raw, v.goFieldsRaw = d.Kinds, d.Schemas, d.GoFields
 		v.byGVK = map[schema.GroupVersionKind]datafile.Kind{}
 		for _, k := range d.Kinds {
 			v.byGVK[k.GroupVersionKind] = k

@@ -1,7 +1,10 @@
 package builtin
 
 import (
+	"encoding/json"
 	"strings"
+
+	"kdv.dev/builtin/internal/datafile"
 
 	"kdv.dev/schema"
 	"kdv.dev/schema/refs"
@@ -24,25 +27,80 @@ const (
 // DeploymentSpec.spec.replicas"). It walks the unresolved definitions and
 // is meant for error paths, not hot ones.
 func DefinitionAt(minor int, gvk schema.GroupVersionKind, steps []string) string {
+	w, ok := walkSteps(minor, gvk, steps)
+	if !ok {
+		return ""
+	}
+	return w.def
+}
+
+// GoType returns the Go type that the apiserver's JSON decoder names in
+// its errors for the value reached from the kind gvk by steps
+// (reflect.Type.String with pointers removed: "int32", "v1.PullPolicy",
+// "[]v1.Container", "v1.ResourceList"), and, when the last step is a
+// property, the embedded structs (json:",inline") the property is promoted
+// through, which the decoder writes into its field path ("VolumeSource" in
+// "Volume.spec.volumes.VolumeSource.configMap"). ok is false where the data
+// does not say (steps that lead nowhere, items of items). Like
+// DefinitionAt it is meant for error paths.
+func GoType(minor int, gvk schema.GroupVersionKind, steps []string) (typ string, embedded []string, ok bool) {
+	w, ok := walkSteps(minor, gvk, steps)
+	if !ok || w.structDef == "" {
+		return "", nil, false
+	}
+	v, _ := get(minor)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.goFields == nil {
+		v.goFields = map[string]map[string]datafile.GoField{}
+		if len(v.goFieldsRaw) > 0 {
+			if err := json.Unmarshal(v.goFieldsRaw, &v.goFields); err != nil {
+				return "", nil, false
+			}
+		}
+	}
+	f, ok := v.goFields[w.structDef][w.prop]
+	switch {
+	case !ok:
+		return "", nil, false
+	case w.below == 0:
+		return f.Type, f.Embedded, true
+	case w.below == 1 && f.Elem != "":
+		return f.Elem, nil, true
+	}
+	return "", nil, false
+}
+
+// walked is where steps lead: the definition of the node reached (def, ""
+// for inline nodes), the struct definition and property of the last
+// property step, and how many item or value steps follow it.
+type walked struct {
+	def, structDef, prop string
+	below                int
+}
+
+func walkSteps(minor int, gvk schema.GroupVersionKind, steps []string) (walked, bool) {
+	var w walked
 	v, err := get(minor)
 	if err != nil {
-		return ""
+		return w, false
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	k, ok := v.byGVK[gvk]
 	if !ok {
-		return ""
+		return w, false
 	}
-	def := k.Definition
-	defs, err := v.closureLocked(def)
+	w.def = k.Definition
+	defs, err := v.closureLocked(w.def)
 	if err != nil {
-		return ""
+		return w, false
 	}
-	node := defs[def]
+	node := defs[w.def]
+	structDef := w.def
 	for _, st := range steps {
 		if node == nil {
-			return ""
+			return w, false
 		}
 		var next *schema.Props
 		switch st {
@@ -50,25 +108,31 @@ func DefinitionAt(minor int, gvk schema.GroupVersionKind, steps []string) string
 			if node.Items != nil {
 				next = node.Items.Schema
 			}
+			w.below++
 		case Values:
 			if node.AdditionalProperties != nil {
 				next = node.AdditionalProperties.Schema
 			}
+			w.below++
 		default:
 			if p, ok := node.Properties[st]; ok {
 				next = &p
 			}
+			w.structDef, w.prop, w.below = structDef, st, 0
 		}
 		if next == nil {
-			return ""
+			return w, false
 		}
-		def = refOf(next)
-		if def != "" {
-			next = defs[def]
+		w.def = refOf(next)
+		if w.def != "" {
+			next = defs[w.def]
+			structDef = w.def
+		} else {
+			structDef = ""
 		}
 		node = next
 	}
-	return def
+	return w, true
 }
 
 // refOf returns the definition a use site refers to: {$ref} or

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"strings"
 	"testing"
 
 	"kdv.dev/schema"
@@ -73,5 +74,50 @@ func TestStripZeroAndListUnique(t *testing.T) {
 	rc := s.Properties["spec"].Properties["resourceClaims"]
 	if rc.XListType == nil || *rc.XListType != "map" || rc.XListUnique != nil {
 		t.Errorf("PodGroupSpec.resourceClaims: list type %v, unique %v; want map, enforced", rc.XListType, rc.XListUnique)
+	}
+}
+
+// Enum values are unique: k8s.io/api declares some twice (a deprecated
+// constant beside its replacement), and JSON Schema tools reject repeated
+// enum values.
+func TestEnumValuesUnique(t *testing.T) {
+	s, err := Lookup(37, schema.GroupVersionKind{Version: "v1", Kind: "Service"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Properties["spec"].Properties["externalTrafficPolicy"]
+	seen := map[any]bool{}
+	for _, e := range p.ValueValidation.Enum {
+		if seen[e.Object] {
+			t.Errorf("externalTrafficPolicy: %v repeated in %v", e.Object, p.ValueValidation.Enum)
+		}
+		seen[e.Object] = true
+	}
+	if len(seen) != 2 {
+		t.Errorf("externalTrafficPolicy enum: %v", p.ValueValidation.Enum)
+	}
+}
+
+// GoType names Go types as the apiserver's decoder does in its errors.
+func TestGoType(t *testing.T) {
+	pod := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
+	for _, tc := range []struct {
+		steps    []string
+		typ      string
+		embedded []string
+	}{
+		{[]string{"spec", "containers"}, "[]v1.Container", nil},
+		{[]string{"spec", "containers", Items}, "v1.Container", nil},
+		{[]string{"spec", "containers", Items, "imagePullPolicy"}, "v1.PullPolicy", nil},
+		{[]string{"spec", "containers", Items, "resources", "limits"}, "v1.ResourceList", nil},
+		{[]string{"spec", "containers", Items, "resources", "limits", Values}, "resource.Quantity", nil},
+		{[]string{"spec", "volumes", Items, "configMap"}, "v1.ConfigMapVolumeSource", []string{"VolumeSource"}},
+		{[]string{"spec", "containers", Items, "livenessProbe", "httpGet"}, "v1.HTTPGetAction", []string{"ProbeHandler"}},
+		{[]string{"spec", "replicas"}, "", nil},
+	} {
+		typ, embedded, ok := GoType(37, pod, tc.steps)
+		if typ != tc.typ || strings.Join(embedded, ".") != strings.Join(tc.embedded, ".") || ok != (tc.typ != "") {
+			t.Errorf("%v: %q %v %v, want %q %v", tc.steps, typ, embedded, ok, tc.typ, tc.embedded)
+		}
 	}
 }

@@ -45,7 +45,8 @@ func UseBuiltin(reg *Registry, minor int) error {
 		_, hasStatus := s.Properties["status"]
 		kgvk := kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 		defs := func(steps []string) string { return builtin.DefinitionAt(minor, kgvk, steps) }
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, StatusSubresource: hasStatus, Source: source}, true, nil
+		goType := func(steps []string) (string, []string, bool) { return builtin.GoType(minor, kgvk, steps) }
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, Source: source}, true, nil
 	})
 	return nil
 }

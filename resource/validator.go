@@ -40,6 +40,10 @@ type Schema struct {
 	// node was published as (kdv.dev/builtin DefinitionAt), from which
 	// Go-typed decoding errors name Go types; nil for custom resources.
 	Definitions func(steps []string) string
+	// GoType names, for a built-in kind, the Go type of each schema node
+	// and the embedded structs a property is promoted through (kdv.dev/builtin
+	// GoType), for the same errors; nil for custom resources.
+	GoType func(steps []string) (typ string, embedded []string, ok bool)
 	// Source says where the schema came from, for messages, e.g.
 	// "CustomResourceDefinition widgets.example.kdv.dev in crds/widgets.yaml"
 	// or "built-in schemas of Kubernetes 1.37".
@@ -187,7 +191,7 @@ func (v *Validator) typedDecode(obj map[string]any) error {
 	if !v.schema.BuiltIn || v.schema.Definitions == nil {
 		return nil
 	}
-	if err := typed.Check(obj, v.schema.Structural, v.schema.Definitions); err != nil {
+	if err := typed.Check(obj, v.schema.Structural, typed.Types{Definition: v.schema.Definitions, GoType: v.schema.GoType}); err != nil {
 		k := v.schema.GVK
 		return fmt.Errorf("%s in version %q cannot be handled as a %s: %w", k.Kind, k.Version, k.Kind, err)
 	}

@@ -141,8 +141,14 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	if s.enum != nil {
 		var vals []string
 		var lines []string
+		seen := map[string]bool{}
 		for _, c := range s.enum.Consts {
-			if v, ok := c.Value.(string); ok {
+			// One value per string: k8s.io/api declares some twice (a
+			// deprecated constant beside its replacement), and JSON
+			// Schema requires unique enum values (openapi-gen keys its
+			// enum values by string too).
+			if v, ok := c.Value.(string); ok && !seen[v] {
+				seen[v] = true
 				vals = append(vals, v)
 				doc := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(c.Doc), c.Name))
 				lines = append(lines, strings.TrimRight(fmt.Sprintf(" - `%q` %s", v, strings.Join(strings.Fields(doc), " ")), " "))

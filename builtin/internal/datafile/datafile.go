@@ -18,6 +18,25 @@ type Data struct {
 	// Schemas are the published definitions of all group-versions
 	// (components.schemas), $refs unresolved.
 	Schemas map[string]*schema.Props `json:"schemas"`
+	// GoFields describes, per struct definition and JSON property name,
+	// the Go field behind the property, for the messages of the
+	// apiserver's JSON decoder (kdv.dev/builtin GoField).
+	GoFields map[string]map[string]GoField `json:"goFields,omitempty"`
+}
+
+// GoField is the Go side of one property of a struct definition.
+type GoField struct {
+	// Type is the field's Go type as reflect.Type.String writes it, with
+	// pointers removed ("int32", "v1.PullPolicy", "[]v1.Container",
+	// "v1.ResourceList"): the type the decoder names in its errors.
+	Type string `json:"t"`
+	// Elem is the Go type of the items of a slice or the values of a map
+	// (pointers removed), "" otherwise.
+	Elem string `json:"e,omitempty"`
+	// Embedded are the Go names of the embedded structs (json:",inline")
+	// the field is promoted through, outermost first ("VolumeSource" for
+	// Volume's configMap): the decoder puts them in its field path.
+	Embedded []string `json:"i,omitempty"`
 }
 
 // Kind is one built-in kind.

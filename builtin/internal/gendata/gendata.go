@@ -110,6 +110,7 @@ func Build(dir string, minor int) ([]byte, error) {
 			scope[doc.GroupVersion()+"/"+k.Kind] = k.Namespaced
 		}
 	}
+	var kindTypes []*idl.Type
 	for _, doc := range res.Documents {
 		for _, k := range doc.Kinds {
 			// k8s.io/api keeps the types of removed API versions for
@@ -127,8 +128,14 @@ func Build(dir string, minor int) ([]byte, error) {
 				ns = false
 			}
 			d.Kinds = append(d.Kinds, datafile.Kind{GroupVersionKind: schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, Namespaced: ns, Definition: k.Definition})
+			kindTypes = append(kindTypes, k.Type)
 		}
 	}
+	published := map[string]bool{}
+	for name := range d.Schemas {
+		published[name] = true
+	}
+	d.GoFields = goFields(kindTypes, published)
 	sort.Slice(d.Kinds, func(i, j int) bool {
 		a, b := d.Kinds[i], d.Kinds[j]
 		if a.Group != b.Group {

@@ -37,10 +37,18 @@ const (
 // resource.ParseQuantity requires of strings.
 const QuantityPattern = `^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`
 
-// Definitions names the definition (such as
-// "io.k8s.api.apps.v1.DeploymentSpec") the schema node at steps was
-// published as, "" for inline nodes (builtin.DefinitionAt).
-type Definitions func(steps []string) string
+// Types names the Go types of the schema nodes reached by steps from the
+// root, for the decoder's messages.
+type Types struct {
+	// Definition names the definition (such as
+	// "io.k8s.api.apps.v1.DeploymentSpec") the node was published as, ""
+	// for inline nodes (builtin.DefinitionAt).
+	Definition func(steps []string) string
+	// GoType names the node's Go type and the embedded structs a property
+	// is promoted through (builtin.GoType); nil or ok false: the type is
+	// named from the schema.
+	GoType func(steps []string) (typ string, embedded []string, ok bool)
+}
 
 // Check returns the error the apiserver's decoder returns for obj, an
 // object of the kind whose structural schema is s, or nil when it decodes.
@@ -54,11 +62,11 @@ type Definitions func(steps []string) string
 // Errors read as the decoder's: `json: cannot unmarshal string into Go
 // struct field DeploymentSpec.spec.replicas of type int32`, `quantities must
 // match the regular expression ...`, `illegal base64 data at input byte 4`.
-// Go types are named from the schema and the definitions: a named string or
-// map type (v1.PullPolicy, v1.ResourceList) is called string or
-// map[string]..., unlike the decoder.
-func Check(obj map[string]any, s *schema.Structural, defs Definitions) error {
-	c := &checker{defs: defs}
+// Go types and embedded structs come from Types (for built-in kinds, the
+// Go field table of package builtin's data); without it, types are named
+// from the schema.
+func Check(obj map[string]any, s *schema.Structural, types Types) error {
+	c := &checker{types: types}
 	c.object(obj, s)
 	if c.abort != nil {
 		return &Error{Err: c.abort, Field: c.abortAt}
@@ -84,7 +92,7 @@ func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
 type checker struct {
-	defs  Definitions
+	types Types
 	steps []string // schema steps from the root
 	field []string // JSON field names from the root (the decoder's FieldStack)
 	path  []string // rendered path segments ("spec", ".replicas", "[0]")
@@ -117,7 +125,26 @@ func (c *checker) unmarshalError(value, typ string) error {
 	if len(c.field) == 0 {
 		return fmt.Errorf("json: cannot unmarshal %s into Go value of type %s", value, typ)
 	}
-	return fmt.Errorf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", value, c.structName(), strings.Join(c.field, "."), typ)
+	return fmt.Errorf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", value, c.structName(), c.fieldPath(), typ)
+}
+
+// fieldPath is the decoder's FieldStack: the JSON names of the property
+// steps, each after the Go names of the embedded structs it is promoted
+// through.
+func (c *checker) fieldPath() string {
+	var parts []string
+	for i, st := range c.steps {
+		if st == Items || st == Values {
+			continue
+		}
+		if c.types.GoType != nil {
+			if _, embedded, ok := c.types.GoType(c.steps[:i+1]); ok {
+				parts = append(parts, embedded...)
+			}
+		}
+		parts = append(parts, st)
+	}
+	return strings.Join(parts, ".")
 }
 
 // structName is the Go name of the struct holding the current field (the
@@ -128,13 +155,18 @@ func (c *checker) structName() string {
 	for i > 0 && (c.steps[i] == Items || c.steps[i] == Values) {
 		i--
 	}
-	name := c.defs(c.steps[:i])
+	name := c.types.Definition(c.steps[:i])
 	return name[strings.LastIndex(name, ".")+1:]
 }
 
 // goType names the Go type of s at steps as reflect.Type.String does.
 func (c *checker) goType(s *schema.Structural, steps []string) string {
-	if def := c.defs(steps); def != "" {
+	if c.types.GoType != nil {
+		if typ, _, ok := c.types.GoType(steps); ok {
+			return typ
+		}
+	}
+	if def := c.types.Definition(steps); def != "" {
 		parts := strings.Split(def, ".")
 		if len(parts) >= 2 {
 			return parts[len(parts)-2] + "." + parts[len(parts)-1]
