@@ -55,15 +55,15 @@ type version struct {
 	// raw holds every definition undecoded: a kind needs only the
 	// definitions its own reaches, and decoding all of them is most of
 	// the start-up cost of validating one built-in object.
-	raw     map[string]json.RawMessage
+	raw map[string]json.RawMessage
 	// goFieldsRaw is decoded into goFields on first use: only error
 	// messages need it.
 	goFieldsRaw json.RawMessage
 	goFields    map[string]map[string]datafile.GoField
-	mu      sync.Mutex
-	defs    map[string]*schema.Props // decoded definitions
-	structs map[schema.GroupVersionKind]*schema.Structural
-	props   map[schema.GroupVersionKind]*schema.Props
+	mu          sync.Mutex
+	defs        map[string]*schema.Props // decoded definitions
+	structs     map[schema.GroupVersionKind]*schema.Structural
+	props       map[schema.GroupVersionKind]*schema.Props
 }
 
 // rawData is datafile.Data with the definitions left undecoded.

@@ -316,6 +316,9 @@ func (c *checker) bytesOf(x any, s *schema.Structural) any {
 		return x
 	}
 	b := make([]byte, len(l))
+	// errors are about an item: a uint8
+	c.steps = append(c.steps, Items)
+	defer func() { c.steps = c.steps[:len(c.steps)-1] }()
 	for i, it := range l {
 		switch it.(type) {
 		case int64, float64, int, int32:
