@@ -7,7 +7,8 @@
 # bench/peers/RESULTS.md (between the BUILTIN GENERATED markers; text outside
 # them, run.sh's block included, is kept).
 #
-# Not run by CI: run it by hand on an idle machine, from anywhere:
+# Not run by CI: run it by hand on an idle machine, from anywhere (under 2
+# minutes once kubeconform is installed):
 #   bash bench/peers/builtin.sh
 # Knobs (environment): JOBS (parallelism given to kdv -j and kubeconform -n;
 # default nproc), RUNS (hyperfine runs per command; default 5), MINOR (the
