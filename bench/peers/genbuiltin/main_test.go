@@ -1,0 +1,62 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRetag(t *testing.T) {
+	for in, want := range map[string]string{
+		"nginx":                       "nginx:1.7.0",
+		"nginx:1.27":                  "nginx:1.7.0",
+		"registry:5000/team/app:v2":   "registry:5000/team/app:1.7.0",
+		"registry:5000/team/app":      "registry:5000/team/app:1.7.0",
+		"app@sha256:0123456789abcdef": "app@sha256:0123456789abcdef",
+	} {
+		if got := retag(in, 7); got != want {
+			t.Errorf("retag(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestVary(t *testing.T) {
+	svc := seed{kind: "Service", name: strings.Repeat("s", 63), obj: map[string]any{
+		"metadata": map[string]any{"name": strings.Repeat("s", 63)},
+		"spec": map[string]any{"ports": []any{
+			map[string]any{"port": float64(80)}, map[string]any{"port": float64(65500)},
+		}},
+	}}
+	got := vary(svc, 42)
+	name := got["metadata"].(map[string]any)["name"].(string)
+	if len(name) > 63 || !strings.HasSuffix(name, "-00042") {
+		t.Errorf("name %q: want at most 63 characters ending in -00042", name)
+	}
+	// 65500+42 is not a port: no port of this Service moves.
+	if p := got["spec"].(map[string]any)["ports"].([]any)[0].(map[string]any)["port"]; p != float64(80) {
+		t.Errorf("port = %v, want 80 (unshifted)", p)
+	}
+	if svc.obj["metadata"].(map[string]any)["name"] != strings.Repeat("s", 63) {
+		t.Error("vary modified the seed")
+	}
+
+	dep := seed{kind: "Deployment", name: "web", obj: map[string]any{
+		"metadata": map[string]any{"name": "web"},
+		"spec": map[string]any{"template": map[string]any{
+			"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+			"spec": map[string]any{"containers": []any{map[string]any{
+				"image": "nginx:1.27",
+				"ports": []any{map[string]any{"containerPort": float64(80)}, map[string]any{"containerPort": float64(81), "hostPort": float64(81)}},
+			}}},
+		}},
+	}}
+	got = vary(dep, 5)
+	tmpl := got["spec"].(map[string]any)["template"].(map[string]any)
+	if l := tmpl["metadata"].(map[string]any)["labels"].(map[string]any); l["app"] != "web" || l["app.kubernetes.io/instance"] != "web-00005" {
+		t.Errorf("template labels = %v", l)
+	}
+	c := tmpl["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	ports := c["ports"].([]any)
+	if c["image"] != "nginx:1.5.5" || ports[0].(map[string]any)["containerPort"] != float64(85) || ports[1].(map[string]any)["containerPort"] != float64(81) {
+		t.Errorf("container = %v", c)
+	}
+}
