@@ -55,10 +55,12 @@ type Document struct {
 	prefix  string // "#/components/schemas/" or "#/definitions/"
 	schemas map[string]*Props
 	gvks    map[GroupVersionKind]string
-	mu      sync.Mutex // guards cache and scc
+	mu      sync.Mutex // guards cache, seqs and scc
 	// cache memoizes resolved schemas by name and the names of the name's
-	// reference cycle being resolved around it (see resolver.memoKey).
-	cache map[string]resolved
+	// reference cycle being resolved around it (see memoKey); seqs numbers
+	// those sequences of names.
+	cache map[memoKey]resolved
+	seqs  map[seqStep]int
 	// scc numbers the strongly connected component of every name in the
 	// reference graph; computed on the first Props call.
 	scc map[string]int
@@ -85,7 +87,7 @@ func LoadOpenAPIDocument(name string, data []byte) (*Document, error) {
 	if err := json.Unmarshal(j, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, describeDecodeError(err))
 	}
-	d := &Document{name: name, schemas: map[string]*Props{}, gvks: map[GroupVersionKind]string{}, cache: map[string]resolved{}}
+	d := &Document{name: name, schemas: map[string]*Props{}, gvks: map[GroupVersionKind]string{}, cache: map[memoKey]resolved{}, seqs: map[seqStep]int{}}
 	var defs map[string]json.RawMessage
 	switch {
 	case raw.Components != nil:
@@ -174,7 +176,7 @@ func (d *Document) Props(name string) (*Props, error) {
 	if d.scc == nil {
 		d.scc = d.components()
 	}
-	r := &resolver{d: d, top: name, onStack: map[string]int{}, bySCC: map[int][]string{}}
+	r := &resolver{d: d, top: name, onStack: map[string]int{}, seq: map[int]int{}}
 	res, err := r.resolveName(name, rawPath(d.schemaPath(name)))
 	if err != nil {
 		return nil, err

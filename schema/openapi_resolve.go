@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -30,7 +29,7 @@ import (
 // resolved around it (the stack) and, of those, only on the ones N can reach
 // again: a name M on the stack reaches N, so if N also reaches M, both are
 // in the same strongly connected component of the reference graph. The
-// result is therefore memoized per (N, stack ∩ SCC(N)): for a name outside
+// result is therefore memoized per (N, stack ∩ SCC(N)) (see memoKey): for a name outside
 // any cycle that is just N, and a definition referenced many times inside a
 // cycle (definitions A..T, each referring to the next several times and T
 // back to A) is built once per distinct set of its cycle's names on the
@@ -59,9 +58,9 @@ type resolver struct {
 	d       *Document
 	top     string         // the name Props was called with, for errors
 	onStack map[string]int // names being resolved
-	bySCC   map[int][]string
-	visits  int // schema nodes visited by this call
-	depth   int // nesting level of the node being built (root 1)
+	seq     map[int]int    // per reference cycle, the memoKey.seq of its names on the stack
+	visits  int            // schema nodes visited by this call
+	depth   int            // nesting level of the node being built (root 1)
 }
 
 // limitError reports a resolution bound with the file, the requested
@@ -74,26 +73,38 @@ func (r *resolver) limitError(at *jpath, depth bool) error {
 	return fmt.Errorf("%s: %s: %s, at %s", r.d.name, r.d.schemaPath(r.top), what, at)
 }
 
-func (r *resolver) memoKey(name string) string {
-	members := r.bySCC[r.d.scc[name]]
-	if len(members) == 0 {
-		return name
-	}
-	s := slices.Clone(members)
-	slices.Sort(s)
-	return name + "\x00" + strings.Join(s, "\x00")
+// memoKey names a resolution result: the name and the sequence of the
+// names of its reference cycle that are on the stack, in push order. The
+// result depends only on the set of those names; keying by the sequence is
+// as sound and finds the set in O(1) per reference, where building a set
+// key would cost the cycle's length (quadratic on a long cycle).
+type memoKey struct {
+	name string
+	seq  int // 0: no name of the cycle on the stack; else a Document.seqs value
+}
+
+// seqStep is a sequence (by id) extended by one name.
+type seqStep struct {
+	seq  int
+	name string
 }
 
 func (r *resolver) resolveName(name string, path *jpath) (resolved, error) {
-	key := r.memoKey(name)
+	scc := r.d.scc[name]
+	cur := r.seq[scc]
+	key := memoKey{name, cur}
 	if res, ok := r.d.cache[key]; ok {
 		return res, nil
 	}
-	scc := r.d.scc[name]
+	next, ok := r.d.seqs[seqStep{cur, name}]
+	if !ok {
+		next = len(r.d.seqs) + 1
+		r.d.seqs[seqStep{cur, name}] = next
+	}
 	r.onStack[name]++
-	r.bySCC[scc] = append(r.bySCC[scc], name)
+	r.seq[scc] = next
 	res, err := r.resolve(r.d.schemas[name], path)
-	r.bySCC[scc] = r.bySCC[scc][:len(r.bySCC[scc])-1]
+	r.seq[scc] = cur
 	r.onStack[name]--
 	if err != nil {
 		return resolved{}, err
