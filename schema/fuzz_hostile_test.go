@@ -224,9 +224,9 @@ func FuzzResolveRefGraph(f *testing.F) {
 
 // deepWideCRD builds a CRD from fuzz bytes: each byte pair is an operation
 // on the schema node being built (nest arrays, objects, maps or junctors,
-// up to thousands of levels at once; add many properties; add a rule), so
-// that short inputs reach the decoders' nesting limit and tens of thousands
-// of nodes. Schemas need not be structural: Check reports what is wrong.
+// up to 2,040 levels at once; add up to 5,100 properties; add a rule), so
+// that short inputs reach the decoders' nesting limit and tens of
+// thousands of nodes. Schemas need not be structural: Check reports what is wrong.
 func deepWideCRD(data []byte) []byte {
 	root := map[string]any{"type": "object"}
 	cur, nodes := root, 0
@@ -244,11 +244,11 @@ func deepWideCRD(data []byte) []byte {
 		}
 		nodes += k
 	}
-	for i := 0; i+1 < len(data) && nodes < 50_000; i += 2 {
+	for i := 0; i+1 < len(data) && nodes < 20_000; i += 2 {
 		op, arg := data[i], int(data[i+1])
 		switch op % 6 {
 		case 0:
-			nest(arg*40, "items", func() map[string]any { return map[string]any{"type": "array"} })
+			nest(arg*8, "items", func() map[string]any { return map[string]any{"type": "array"} })
 		case 1:
 			nest(arg, "properties", func() map[string]any { return map[string]any{"type": "object"} })
 		case 2:

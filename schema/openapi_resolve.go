@@ -29,11 +29,12 @@ import (
 // resolved around it (the stack) and, of those, only on the ones N can reach
 // again: a name M on the stack reaches N, so if N also reaches M, both are
 // in the same strongly connected component of the reference graph. The
-// result is therefore memoized per (N, stack ∩ SCC(N)) (see memoKey): for a name outside
-// any cycle that is just N, and a definition referenced many times inside a
-// cycle (definitions A..T, each referring to the next several times and T
-// back to A) is built once per distinct set of its cycle's names on the
-// stack instead of once per path. Results share subtrees; their expanded
+// result is therefore memoized per N and the names of SCC(N) on the stack
+// (see memoKey): for a name outside any cycle that is just N, and a
+// definition referenced many times inside a cycle (definitions A..T, each
+// referring to the next several times and T back to A) is built once per
+// distinct sequence of its cycle's names on the stack instead of once per
+// path. Results share subtrees; their expanded
 // (tree) size and height are kept with them, so that the bounds below are
 // checked without expanding anything:
 //
