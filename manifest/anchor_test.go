@@ -3,6 +3,7 @@ package manifest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,29 @@ func TestMayHaveAnchorCRDs(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// TestCheckAliasExpansion: the exported bound says what Read says about the same document.
+func TestCheckAliasExpansion(t *testing.T) {
+	bomb := "big: &big \"" + strings.Repeat("y", 1<<20) + "\"\nrefs: [" + strings.Repeat("*big,", 99) + "*big]\nfill: [" + strings.Repeat("0,", 99) + "0]\n"
+	want := "yaml: document contains excessive aliasing: expands to more than 67108864 bytes"
+	if err := CheckAliasExpansion([]byte(bomb), 0); err == nil || err.Error() != want {
+		t.Errorf("default limit: got %v, want %q", err, want)
+	}
+	docs, _ := Read([]string{"-"}, strings.NewReader(bomb), Options{})
+	if len(docs) != 1 || docs[0].Err == nil || !strings.HasSuffix(docs[0].Err.Error(), want) {
+		t.Errorf("Read: got %+v, want an error ending in %q", docs, want)
+	}
+	if err := CheckAliasExpansion([]byte(bomb), -1); err != nil {
+		t.Errorf("no limit: %v", err)
+	}
+	if err := CheckAliasExpansion([]byte(bomb), 200<<20); err != nil {
+		t.Errorf("200 MiB limit: %v", err)
+	}
+	for _, ok := range []string{"a: &a [1, 2]\nb: *a\n", "no anchors: *x\n", "a: [\n", ""} {
+		if err := CheckAliasExpansion([]byte(ok), 0); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
 	}
 }

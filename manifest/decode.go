@@ -53,13 +53,10 @@ func duplicates(errs []string, c chunk, pos *positions) *decodeError {
 // (internal/fastyaml) that produces the same value; everything else, and every error, comes
 // from the decoders above.
 func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
-	if maxExpanded > 0 && bytes.IndexByte(c.raw, '*') >= 0 && mayHaveAnchor(c.raw) {
-		if root := pos.node(); root != nil {
-			s := sizer{limit: maxExpanded, memo: map[*yamlv3.Node]int{}}
-			if n := s.size(root); n > maxExpanded {
-				line, _ := pos.abs(root)
-				return nil, &decodeError{line: line, msg: fmt.Sprintf("yaml: document contains excessive aliasing: expands to more than %d bytes", maxExpanded)}
-			}
+	if mayExpand(c.raw, maxExpanded) {
+		if root := pos.node(); root != nil && expandsBeyond(root, maxExpanded) {
+			line, _ := pos.abs(root)
+			return nil, &decodeError{line: line, msg: excessiveAliasing(maxExpanded)}
 		}
 	}
 	if v, ok := fastyaml.Decode(c.raw); ok {
@@ -79,6 +76,46 @@ func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
 		return nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	return v, nil
+}
+
+// mayExpand reports whether the alias expansion bound limit applies and raw may have
+// aliases, the cheap test before parsing raw again to measure its expansion.
+func mayExpand(raw []byte, limit int) bool {
+	return limit > 0 && bytes.IndexByte(raw, '*') >= 0 && mayHaveAnchor(raw)
+}
+
+// expandsBeyond reports whether the document root, once its aliases are expanded, is larger
+// than limit bytes as sizer counts them.
+func expandsBeyond(root *yamlv3.Node, limit int) bool {
+	s := sizer{limit: limit, memo: map[*yamlv3.Node]int{}}
+	return s.size(root) > limit
+}
+
+func excessiveAliasing(limit int) string {
+	return fmt.Sprintf("yaml: document contains excessive aliasing: expands to more than %d bytes", limit)
+}
+
+// CheckAliasExpansion applies Read's alias expansion bound (Options.MaxExpandedBytes) to one
+// YAML document that is decoded elsewhere, such as the OpenAPI documents and CRDs that
+// package kdv.dev/schema loads from bytes with sigs.k8s.io/yaml: go-yaml's own alias ratio
+// check lets aliases of a large value through (a 1 MB document can expand to 1 GiB). It
+// returns an error, with Read's message, when raw's first document expands to more than
+// limit bytes; limit 0 means DefaultMaxExpandedBytes, negative no limit. A document without
+// anchors costs a byte scan; one that does not parse is left to the caller's decoder, which
+// reports the syntax error.
+func CheckAliasExpansion(raw []byte, limit int) error {
+	limit = Options{MaxExpandedBytes: limit}.maxExpanded()
+	if !mayExpand(raw, limit) {
+		return nil
+	}
+	var doc yamlv3.Node
+	if err := yamlv3.Unmarshal(raw, &doc); err != nil || doc.Kind != yamlv3.DocumentNode || len(doc.Content) == 0 {
+		return nil
+	}
+	if expandsBeyond(doc.Content[0], limit) {
+		return errors.New(excessiveAliasing(limit))
+	}
+	return nil
 }
 
 // mayHaveAnchor reports whether raw may define a YAML anchor, so that the alias expansion

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	sigsjson "sigs.k8s.io/json"
-
-	"sigs.k8s.io/yaml"
 )
 
 // CRD is an apiextensions.k8s.io/v1 CustomResourceDefinition as far as kdv
@@ -89,7 +87,7 @@ func IsCRD(apiVersion, kind string) bool {
 // that are not apiextensions.k8s.io/v1 CRDs; v1beta1, removed in Kubernetes
 // 1.22, gets an error saying so.
 func ParseCRD(doc []byte) (*CRD, error) {
-	j, err := yaml.YAMLToJSON(doc)
+	j, err := yamlToJSON(doc)
 	if err != nil {
 		return nil, err
 	}

@@ -40,12 +40,12 @@ var (
 // schema extensions and any other unknown key.
 func unknownCRDFields(v any) []string {
 	var out []string
-	walkFields(v, crdF, "", &out)
+	walkFields(v, crdF, nil, &out)
 	sort.Strings(out)
 	return out
 }
 
-func walkFields(v any, fs fieldSet, path string, out *[]string) {
+func walkFields(v any, fs fieldSet, path *jpath, out *[]string) {
 	if fs == nil {
 		return
 	}
@@ -56,20 +56,17 @@ func walkFields(v any, fs fieldSet, path string, out *[]string) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
+			p := path.key(k)
 			sub, ok := fs[k]
 			if !ok {
-				*out = append(*out, fmt.Sprintf("unknown field %q", p))
+				*out = append(*out, fmt.Sprintf("unknown field %q", p.String()))
 				continue
 			}
 			walkFields(x, sub, p, out)
 		}
 	case []any:
 		for i, x := range t {
-			walkFields(x, fs, fmt.Sprintf("%s[%d]", path, i), out)
+			walkFields(x, fs, path.idx(i), out)
 		}
 	}
 }
@@ -81,32 +78,32 @@ var (
 
 // walkSchemaFields reports the keys of a JSONSchemaProps value (and of its
 // sub-schemas, validation rules and external docs) that v1 does not define.
-func walkSchemaFields(v any, path string, out *[]string) {
+func walkSchemaFields(v any, path *jpath, out *[]string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return
 	}
-	schemas := func(x any, p string) {
+	schemas := func(x any, p *jpath) {
 		switch t := x.(type) {
 		case []any:
 			for i, e := range t {
-				walkSchemaFields(e, fmt.Sprintf("%s[%d]", p, i), out)
+				walkSchemaFields(e, p.idx(i), out)
 			}
 		case map[string]any:
 			walkSchemaFields(t, p, out)
 		}
 	}
 	for k, x := range m {
-		p := path + "." + k
+		p := path.key(k)
 		if !propsKnownKeys[k] || kdvExtensionKeys[k] {
-			*out = append(*out, fmt.Sprintf("unknown field %q", p))
+			*out = append(*out, fmt.Sprintf("unknown field %q", p.String()))
 			continue
 		}
 		switch k {
 		case "properties", "patternProperties", "definitions", "dependencies":
 			if mm, ok := x.(map[string]any); ok {
 				for name, e := range mm {
-					schemas(e, p+"."+name)
+					schemas(e, p.key(name))
 				}
 			}
 		case "items", "allOf", "oneOf", "anyOf", "not", "additionalProperties", "additionalItems":

@@ -69,7 +69,7 @@ func parseCRDObjectDirect(obj map[string]any) (*CRD, bool) {
 		if !ok {
 			return nil, false
 		}
-		p, err := propsFrom(g, "")
+		p, err := propsFrom(g, nil)
 		if err != nil {
 			return nil, false
 		}

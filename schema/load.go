@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/yaml"
+
+	"kdv.dev/manifest"
 )
 
 // LoadSchema decodes one schema object (JSON or YAML) into Props. name
@@ -45,12 +47,32 @@ func toJSON(data []byte) ([]byte, error) {
 			return buf.Bytes(), nil
 		}
 	}
-	j, err := yaml.YAMLToJSON(data)
+	j, err := yamlToJSON(data)
 	if err != nil {
+		if _, ok := err.(*aliasError); ok {
+			return nil, err
+		}
 		return nil, fmt.Errorf("malformed YAML/JSON: %w", err)
 	}
 	return bytes.TrimSpace(j), nil
 }
+
+// yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON behind the manifest reader's alias expansion
+// bound (manifest.DefaultMaxExpandedBytes): go-yaml's own alias ratio check lets aliases of
+// a large value through, and a 1 MB schema file could otherwise expand to 1 GiB.
+func yamlToJSON(data []byte) ([]byte, error) {
+	if err := manifest.CheckAliasExpansion(data, 0); err != nil {
+		return nil, &aliasError{err}
+	}
+	return yaml.YAMLToJSON(data)
+}
+
+// aliasError is yamlToJSON's alias expansion error, which is not a syntax error; it names
+// the bound.
+type aliasError struct{ err error }
+
+func (e *aliasError) Error() string { return e.err.Error() + " (manifest.DefaultMaxExpandedBytes)" }
+func (e *aliasError) Unwrap() error { return e.err }
 
 func describeJSON(j []byte) string {
 	if len(j) == 0 {

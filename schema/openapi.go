@@ -24,9 +24,26 @@ func (g GroupVersionKind) String() string {
 }
 
 // MaxResolvedNodes bounds the number of schema nodes one resolved schema
-// may have after $ref expansion, so that documents whose references fan
-// out exponentially fail with an error instead of exhausting memory.
-const MaxResolvedNodes = 2_000_000
+// may have after $ref expansion, and the nodes visited while resolving it,
+// so that documents whose references fan out exponentially fail with an
+// error instead of exhausting memory. An expanded node costs about 2 KB
+// once converted and compiled, so the bound keeps the worst case to a few
+// hundred MB. It is about a hundred times the largest schema Kubernetes
+// publishes (core/v1 PodList, 2,244 nodes in 1.37) or the largest version
+// of a CRD in kdv's corpus (2,149), and above what a CRD can declare within
+// the apiserver's 3 MiB request limit with typed nodes
+// ({"a":{"type":"string"}} is 22 bytes: about 143,000 nodes).
+const MaxResolvedNodes = 200_000
+
+// MaxSchemaDepth bounds how deeply the schema nodes of a resolved schema
+// nest. A chain of $refs can nest deeper than its document; the apiserver
+// never sees deeper schemas: its JSON and YAML decoders refuse input nested
+// more than 10,000 levels ("exceeded max depth of 10000": maxNestingDepth
+// in sigs.k8s.io/json internal/golang/encoding/json/scanner.go, which
+// k8s.io/apimachinery/pkg/util/json uses, and go.yaml.in/yaml/v2's
+// max_flow_level and max_indents), and each schema level is at least one
+// JSON level.
+const MaxSchemaDepth = 10_000
 
 // Document is an OpenAPI v3 document (components.schemas) or a Swagger 2.0
 // document (definitions), as Kubernetes publishes for its built-in types at
@@ -38,13 +55,15 @@ type Document struct {
 	prefix  string // "#/components/schemas/" or "#/definitions/"
 	schemas map[string]*Props
 	gvks    map[GroupVersionKind]string
-	mu      sync.Mutex // guards cache
-	cache   map[string]resolved
-}
-
-type resolved struct {
-	p    *Props
-	size int
+	mu      sync.Mutex // guards cache, seqs and scc
+	// cache memoizes resolved schemas by name and the names of the name's
+	// reference cycle being resolved around it (see memoKey); seqs numbers
+	// those sequences of names.
+	cache map[memoKey]resolved
+	seqs  map[seqStep]int
+	// scc numbers the strongly connected component of every name in the
+	// reference graph; computed on the first Props call.
+	scc map[string]int
 }
 
 // LoadOpenAPIDocument decodes an OpenAPI v3 (or Swagger 2.0) document, JSON
@@ -68,7 +87,7 @@ func LoadOpenAPIDocument(name string, data []byte) (*Document, error) {
 	if err := json.Unmarshal(j, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, describeDecodeError(err))
 	}
-	d := &Document{name: name, schemas: map[string]*Props{}, gvks: map[GroupVersionKind]string{}, cache: map[string]resolved{}}
+	d := &Document{name: name, schemas: map[string]*Props{}, gvks: map[GroupVersionKind]string{}, cache: map[memoKey]resolved{}, seqs: map[seqStep]int{}}
 	var defs map[string]json.RawMessage
 	switch {
 	case raw.Components != nil:
@@ -154,11 +173,15 @@ func (d *Document) Props(name string) (*Props, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	r, _, err := d.resolveName(name, nil, d.schemaPath(name))
+	if d.scc == nil {
+		d.scc = d.components()
+	}
+	r := &resolver{d: d, top: name, onStack: map[string]int{}, seq: map[int]int{}}
+	res, err := r.resolveName(name, rawPath(d.schemaPath(name)))
 	if err != nil {
 		return nil, err
 	}
-	return r.p, nil
+	return res.p, nil
 }
 
 // Schema returns the named schema resolved and converted to a Structural.

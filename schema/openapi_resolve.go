@@ -23,30 +23,95 @@ import (
 //     is published as oneOf integer/string) becomes the CRD form
 //     x-kubernetes-int-or-string: true with anyOf [{type: integer}, {type: string}].
 //
-// Results without a recursion stub are cached per name, so resolving is
-// linear in the document size; MaxResolvedNodes bounds the expanded size.
+// # Cost
+//
+// The resolved schema of a name N depends only on which names are being
+// resolved around it (the stack) and, of those, only on the ones N can reach
+// again: a name M on the stack reaches N, so if N also reaches M, both are
+// in the same strongly connected component of the reference graph. The
+// result is therefore memoized per N and the names of SCC(N) on the stack
+// (see memoKey): for a name outside any cycle that is just N, and a
+// definition referenced many times inside a cycle (definitions A..T, each
+// referring to the next several times and T back to A) is built once per
+// distinct sequence of its cycle's names on the stack instead of once per
+// path. Results share subtrees; their expanded
+// (tree) size and height are kept with them, so that the bounds below are
+// checked without expanding anything:
+//
+//   - MaxResolvedNodes bounds both the nodes visited while building and the
+//     expanded size of every resolved schema: each is checked before
+//     descending further, so a document whose references fan out
+//     exponentially fails after at most MaxResolvedNodes steps.
+//   - MaxSchemaDepth bounds the nesting of the expanded schema (a chain of
+//     references can nest deeper than any JSON document the apiserver
+//     decodes).
 
-func (d *Document) resolveName(name string, stack []string, path string) (resolved, bool, error) {
-	if r, ok := d.cache[name]; ok {
-		return r, false, nil
-	}
-	r, cut, err := d.resolve(d.schemas[name], append(stack, name), path)
-	if err != nil {
-		return resolved{}, false, err
-	}
-	if !cut {
-		d.cache[name] = r
-	}
-	return r, cut, nil
+// resolved is a resolved schema with the size and height of its expansion.
+type resolved struct {
+	p      *Props
+	size   int // nodes of the expanded tree
+	height int // nesting levels of the expanded tree (a leaf is 1)
 }
 
-func inStack(stack []string, name string) bool {
-	for _, s := range stack {
-		if s == name {
-			return true
-		}
+// resolver is the state of one Document.Props call; the memo (Document.cache)
+// outlives it.
+type resolver struct {
+	d       *Document
+	top     string         // the name Props was called with, for errors
+	onStack map[string]int // names being resolved
+	seq     map[int]int    // per reference cycle, the memoKey.seq of its names on the stack
+	visits  int            // schema nodes visited by this call
+	depth   int            // nesting level of the node being built (root 1)
+}
+
+// limitError reports a resolution bound with the file, the requested
+// definition, the limit and where it was reached.
+func (r *resolver) limitError(at *jpath, depth bool) error {
+	what := fmt.Sprintf("more than %d schema nodes after resolving references (schema.MaxResolvedNodes)", MaxResolvedNodes)
+	if depth {
+		what = fmt.Sprintf("schema nodes nested more than %d levels deep after resolving references (schema.MaxSchemaDepth)", MaxSchemaDepth)
 	}
-	return false
+	return fmt.Errorf("%s: %s: %s, at %s", r.d.name, r.d.schemaPath(r.top), what, at)
+}
+
+// memoKey names a resolution result: the name and the sequence of the
+// names of its reference cycle that are on the stack, in push order. The
+// result depends only on the set of those names; keying by the sequence is
+// as sound and finds the set in O(1) per reference, where building a set
+// key would cost the cycle's length (quadratic on a long cycle).
+type memoKey struct {
+	name string
+	seq  int // 0: no name of the cycle on the stack; else a Document.seqs value
+}
+
+// seqStep is a sequence (by id) extended by one name.
+type seqStep struct {
+	seq  int
+	name string
+}
+
+func (r *resolver) resolveName(name string, path *jpath) (resolved, error) {
+	scc := r.d.scc[name]
+	cur := r.seq[scc]
+	key := memoKey{name, cur}
+	if res, ok := r.d.cache[key]; ok {
+		return res, nil
+	}
+	next, ok := r.d.seqs[seqStep{cur, name}]
+	if !ok {
+		next = len(r.d.seqs) + 1
+		r.d.seqs[seqStep{cur, name}] = next
+	}
+	r.onStack[name]++
+	r.seq[scc] = next
+	res, err := r.resolve(r.d.schemas[name], path)
+	r.seq[scc] = cur
+	r.onStack[name]--
+	if err != nil {
+		return resolved{}, err
+	}
+	r.d.cache[key] = res
+	return res, nil
 }
 
 // onlyRef reports whether p is nothing but a $ref.
@@ -59,129 +124,142 @@ func onlyRef(p *Props) bool {
 	return reflect.ValueOf(q).IsZero()
 }
 
-func (d *Document) resolve(p *Props, stack []string, path string) (resolved, bool, error) {
+func (r *resolver) resolve(p *Props, path *jpath) (resolved, error) {
 	if p == nil {
-		return resolved{}, false, nil
+		return resolved{}, nil
+	}
+	if r.visits++; r.visits > MaxResolvedNodes {
+		return resolved{}, r.limitError(path, false)
 	}
 	if len(p.AllOf) == 1 && onlyRef(&p.AllOf[0]) && p.Ref == nil {
 		q := *p
 		q.Ref, q.AllOf = p.AllOf[0].Ref, nil
-		return d.resolveRef(&q, stack, path+".allOf[0]")
+		return r.resolveRef(&q, path.key("allOf").idx(0))
 	}
 	if p.Ref != nil {
-		return d.resolveRef(p, stack, path)
+		return r.resolveRef(p, path)
 	}
+	if r.depth >= MaxSchemaDepth {
+		return resolved{}, r.limitError(path, true)
+	}
+	r.depth++
+	defer func() { r.depth-- }()
 	q := *p
-	size, cut := 1, false
+	size, height := 1, 1
 	var firstErr error
-	sub := func(s *Props, at string) *Props {
+	sub := func(s *Props, at *jpath) *Props {
 		if s == nil || firstErr != nil {
 			return s
 		}
-		r, c, err := d.resolve(s, stack, at)
+		c, err := r.resolve(s, at)
+		if err == nil {
+			size += c.size
+			height = max(height, 1+c.height)
+			switch {
+			case size > MaxResolvedNodes:
+				err = r.limitError(at, false)
+			case r.depth-1+height > MaxSchemaDepth:
+				err = r.limitError(at, true)
+			}
+		}
 		if err != nil {
 			firstErr = err
 			return s
 		}
-		size += r.size
-		cut = cut || c
-		return r.p
+		return c.p
 	}
-	list := func(l []Props, at string) []Props {
+	list := func(l []Props, at *jpath) []Props {
 		if l == nil {
 			return nil
 		}
 		out := make([]Props, len(l))
 		for i := range l {
-			if r := sub(&l[i], fmt.Sprintf("%s[%d]", at, i)); r != nil {
-				out[i] = *r
+			if c := sub(&l[i], at.idx(i)); c != nil {
+				out[i] = *c
 			}
 		}
 		return out
 	}
-	dict := func(m map[string]Props, at string) map[string]Props {
+	dict := func(m map[string]Props, at *jpath) map[string]Props {
 		if m == nil {
 			return nil
 		}
 		out := make(map[string]Props, len(m))
 		for _, k := range sortedKeys(m) {
 			v := m[k]
-			if r := sub(&v, fmt.Sprintf("%s[%s]", at, k)); r != nil {
-				out[k] = *r
+			if c := sub(&v, at.bracket(k)); c != nil {
+				out[k] = *c
 			}
 		}
 		return out
 	}
 	if p.Items != nil {
-		q.Items = &PropsOrArray{Schema: sub(p.Items.Schema, path+".items"), Schemas: list(p.Items.Schemas, path+".items")}
+		at := path.key("items")
+		q.Items = &PropsOrArray{Schema: sub(p.Items.Schema, at), Schemas: list(p.Items.Schemas, at)}
 	}
-	q.AllOf, q.OneOf, q.AnyOf = list(p.AllOf, path+".allOf"), list(p.OneOf, path+".oneOf"), list(p.AnyOf, path+".anyOf")
-	q.Not = sub(p.Not, path+".not")
-	q.Properties = dict(p.Properties, path+".properties")
-	q.PatternProperties = dict(p.PatternProperties, path+".patternProperties")
-	q.Definitions = dict(p.Definitions, path+".definitions")
+	q.AllOf, q.OneOf, q.AnyOf = list(p.AllOf, path.key("allOf")), list(p.OneOf, path.key("oneOf")), list(p.AnyOf, path.key("anyOf"))
+	q.Not = sub(p.Not, path.key("not"))
+	q.Properties = dict(p.Properties, path.key("properties"))
+	q.PatternProperties = dict(p.PatternProperties, path.key("patternProperties"))
+	q.Definitions = dict(p.Definitions, path.key("definitions"))
 	if p.AdditionalProperties != nil {
-		q.AdditionalProperties = &PropsOrBool{Allows: p.AdditionalProperties.Allows, Schema: sub(p.AdditionalProperties.Schema, path+".additionalProperties")}
+		q.AdditionalProperties = &PropsOrBool{Allows: p.AdditionalProperties.Allows, Schema: sub(p.AdditionalProperties.Schema, path.key("additionalProperties"))}
 	}
 	if p.AdditionalItems != nil {
-		q.AdditionalItems = &PropsOrBool{Allows: p.AdditionalItems.Allows, Schema: sub(p.AdditionalItems.Schema, path+".additionalItems")}
+		q.AdditionalItems = &PropsOrBool{Allows: p.AdditionalItems.Allows, Schema: sub(p.AdditionalItems.Schema, path.key("additionalItems"))}
 	}
 	if p.Dependencies != nil {
 		q.Dependencies = make(map[string]PropsOrStringList, len(p.Dependencies))
 		for _, k := range sortedKeys(p.Dependencies) {
 			dep := p.Dependencies[k]
-			q.Dependencies[k] = PropsOrStringList{Schema: sub(dep.Schema, fmt.Sprintf("%s.dependencies[%s]", path, k)), Property: dep.Property}
+			q.Dependencies[k] = PropsOrStringList{Schema: sub(dep.Schema, path.key("dependencies").bracket(k)), Property: dep.Property}
 		}
 	}
 	if firstErr != nil {
-		return resolved{}, false, firstErr
-	}
-	if size > MaxResolvedNodes {
-		return resolved{}, false, fmt.Errorf("%s: %s: more than %d schema nodes after resolving references", d.name, path, MaxResolvedNodes)
+		return resolved{}, firstErr
 	}
 	intOrString(&q)
-	return resolved{p: &q, size: size}, cut, nil
+	return resolved{p: &q, size: size, height: height}, nil
 }
 
 // resolveRef resolves a node with a $ref and overlays its other keys.
-func (d *Document) resolveRef(p *Props, stack []string, path string) (resolved, bool, error) {
+func (r *resolver) resolveRef(p *Props, path *jpath) (resolved, error) {
 	ref := *p.Ref
-	target, ok := strings.CutPrefix(ref, d.prefix)
+	target, ok := strings.CutPrefix(ref, r.d.prefix)
 	if !ok {
-		return resolved{}, false, fmt.Errorf("%s: %s.$ref: unsupported reference %q (only %s... within the document)", d.name, path, ref, d.prefix)
+		return resolved{}, fmt.Errorf("%s: %s.$ref: unsupported reference %q (only %s... within the document)", r.d.name, path, ref, r.d.prefix)
 	}
-	t, ok := d.schemas[target]
+	t, ok := r.d.schemas[target]
 	if !ok {
-		return resolved{}, false, fmt.Errorf("%s: %s.$ref: reference %q not found", d.name, path, ref)
+		return resolved{}, fmt.Errorf("%s: %s.$ref: reference %q not found", r.d.name, path, ref)
 	}
 	siblings := *p
 	siblings.Ref = nil
-	sib, sibCut, err := d.resolve(&siblings, stack, path)
+	sib, err := r.resolve(&siblings, path)
 	if err != nil {
-		return resolved{}, false, err
+		return resolved{}, err
 	}
 	var base resolved
-	cut := sibCut
-	if inStack(stack, target) {
+	if r.onStack[target] > 0 {
 		stub := &Props{Description: t.Description, XPreserveUnknownFields: boolPtr(true)}
 		if t.Type == "object" || len(t.Properties) > 0 {
 			stub.Type = "object"
 		}
-		base, cut = resolved{p: stub, size: 1}, true
+		base = resolved{p: stub, size: 1, height: 1}
 	} else {
-		var c bool
-		base, c, err = d.resolveName(target, stack, d.schemaPath(target))
+		base, err = r.resolveName(target, rawPath(r.d.schemaPath(target)))
 		if err != nil {
-			return resolved{}, false, err
+			return resolved{}, err
 		}
-		cut = cut || c
 	}
-	out := overlay(base.p, sib.p)
-	size := base.size + sib.size
-	if size > MaxResolvedNodes {
-		return resolved{}, false, fmt.Errorf("%s: %s: more than %d schema nodes after resolving references", d.name, path, MaxResolvedNodes)
+	out := resolved{p: overlay(base.p, sib.p), size: base.size + sib.size, height: max(base.height, sib.height)}
+	switch {
+	case out.size > MaxResolvedNodes:
+		return resolved{}, r.limitError(path, false)
+	case r.depth+out.height > MaxSchemaDepth:
+		return resolved{}, r.limitError(path, true)
 	}
-	return resolved{p: out, size: size}, cut, nil
+	return out, nil
 }
 
 func boolPtr(b bool) *bool { return &b }

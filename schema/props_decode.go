@@ -45,15 +45,8 @@ func kindOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func typeErr(path string, v any, want string) error {
-	return &decodeError{path: path, msg: fmt.Sprintf("cannot decode %s into %s", kindOf(v), want)}
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
+func typeErr(path *jpath, v any, want string) error {
+	return &decodeError{path: path.String(), msg: fmt.Sprintf("cannot decode %s into %s", kindOf(v), want)}
 }
 
 // decodeGeneric parses JSON into nil, bool, json.Number, string, []any and
@@ -101,7 +94,7 @@ func (p *Props) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	q, err := propsFrom(v, "")
+	q, err := propsFrom(v, nil)
 	if err != nil {
 		return err
 	}
@@ -113,7 +106,7 @@ func (p *Props) UnmarshalJSON(b []byte) error {
 }
 
 // propsFrom builds Props from a generic value; nil for JSON null.
-func propsFrom(v any, path string) (*Props, error) {
+func propsFrom(v any, path *jpath) (*Props, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -123,14 +116,14 @@ func propsFrom(v any, path string) (*Props, error) {
 	}
 	p := &Props{}
 	for k, x := range m {
-		if err := p.setKey(k, x, join(path, k)); err != nil {
+		if err := p.setKey(k, x, path.key(k)); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
-func decStr(x any, path string, out *string) error {
+func decStr(x any, path *jpath, out *string) error {
 	if x == nil {
 		return nil
 	}
@@ -142,7 +135,7 @@ func decStr(x any, path string, out *string) error {
 	return nil
 }
 
-func boolean(x any, path string, out *bool) error {
+func boolean(x any, path *jpath, out *bool) error {
 	if x == nil {
 		return nil
 	}
@@ -154,7 +147,7 @@ func boolean(x any, path string, out *bool) error {
 	return nil
 }
 
-func float(x any, path string, out **float64) error {
+func float(x any, path *jpath, out **float64) error {
 	if x == nil {
 		return nil
 	}
@@ -164,13 +157,13 @@ func float(x any, path string, out **float64) error {
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
-		return &decodeError{path: path, msg: fmt.Sprintf("invalid number %s", n)}
+		return &decodeError{path: path.String(), msg: fmt.Sprintf("invalid number %s", n)}
 	}
 	*out = &f
 	return nil
 }
 
-func integer(x any, path string, out **int64) error {
+func integer(x any, path *jpath, out **int64) error {
 	if x == nil {
 		return nil
 	}
@@ -180,13 +173,13 @@ func integer(x any, path string, out **int64) error {
 	}
 	i, err := strconv.ParseInt(string(n), 10, 64)
 	if err != nil {
-		return &decodeError{path: path, msg: fmt.Sprintf("cannot decode number %s into int64", n)}
+		return &decodeError{path: path.String(), msg: fmt.Sprintf("cannot decode number %s into int64", n)}
 	}
 	*out = &i
 	return nil
 }
 
-func strPtr(x any, path string, out **string) error {
+func strPtr(x any, path *jpath, out **string) error {
 	if x == nil {
 		return nil
 	}
@@ -198,7 +191,7 @@ func strPtr(x any, path string, out **string) error {
 	return nil
 }
 
-func strList(x any, path string, out *[]string) error {
+func strList(x any, path *jpath, out *[]string) error {
 	if x == nil {
 		return nil
 	}
@@ -208,7 +201,7 @@ func strList(x any, path string, out *[]string) error {
 	}
 	r := make([]string, len(l))
 	for i, e := range l {
-		if err := decStr(e, fmt.Sprintf("%s[%d]", path, i), &r[i]); err != nil {
+		if err := decStr(e, path.idx(i), &r[i]); err != nil {
 			return err
 		}
 	}
@@ -216,7 +209,7 @@ func strList(x any, path string, out *[]string) error {
 	return nil
 }
 
-func propsList(x any, path string, out *[]Props) error {
+func propsList(x any, path *jpath, out *[]Props) error {
 	if x == nil {
 		return nil
 	}
@@ -226,7 +219,7 @@ func propsList(x any, path string, out *[]Props) error {
 	}
 	r := make([]Props, len(l))
 	for i, e := range l {
-		q, err := propsFrom(e, fmt.Sprintf("%s[%d]", path, i))
+		q, err := propsFrom(e, path.idx(i))
 		if err != nil {
 			return err
 		}
@@ -238,7 +231,7 @@ func propsList(x any, path string, out *[]Props) error {
 	return nil
 }
 
-func propsMap(x any, path string, out *map[string]Props) error {
+func propsMap(x any, path *jpath, out *map[string]Props) error {
 	if x == nil {
 		return nil
 	}
@@ -248,7 +241,7 @@ func propsMap(x any, path string, out *map[string]Props) error {
 	}
 	r := make(map[string]Props, len(m))
 	for k, e := range m {
-		q, err := propsFrom(e, join(path, k))
+		q, err := propsFrom(e, path.key(k))
 		if err != nil {
 			return err
 		}
@@ -261,7 +254,7 @@ func propsMap(x any, path string, out *map[string]Props) error {
 	return nil
 }
 
-func propsOrBool(x any, path string, out **PropsOrBool) error {
+func propsOrBool(x any, path *jpath, out **PropsOrBool) error {
 	switch t := x.(type) {
 	case nil:
 		return nil
@@ -279,13 +272,13 @@ func propsOrBool(x any, path string, out **PropsOrBool) error {
 
 // viaJSON decodes small leaf values (validation rules, lifecycle, unions,
 // external docs) with encoding/json.
-func viaJSON(x any, path string, out any) error {
+func viaJSON(x any, path *jpath, out any) error {
 	if x == nil {
 		return nil
 	}
 	b, err := json.Marshal(x)
 	if err != nil {
-		return &decodeError{path: path, msg: err.Error()}
+		return &decodeError{path: path.String(), msg: err.Error()}
 	}
 	// Field names match case-sensitively, as in the apiserver's decoder
 	// (encoding/json would take "messAge" for "message").
@@ -295,7 +288,7 @@ func viaJSON(x any, path string, out any) error {
 		if jerr := json.Unmarshal(b, out); jerr != nil {
 			err = jerr
 		}
-		return &decodeError{path: path, msg: describeDecodeError(err).Error()}
+		return &decodeError{path: path.String(), msg: describeDecodeError(err).Error()}
 	}
 	return nil
 }
@@ -308,7 +301,7 @@ func jsonPtr(x any, out **JSON) {
 }
 
 // setKey decodes one key of a schema object.
-func (p *Props) setKey(k string, x any, path string) error {
+func (p *Props) setKey(k string, x any, path *jpath) error {
 	switch k {
 	case "id":
 		return decStr(x, path, &p.ID)
@@ -407,11 +400,11 @@ func (p *Props) setKey(k string, x any, path string) error {
 		for dk, dv := range m {
 			var d PropsOrStringList
 			if _, isList := dv.([]any); isList {
-				if err := strList(dv, join(path, dk), &d.Property); err != nil {
+				if err := strList(dv, path.key(dk), &d.Property); err != nil {
 					return err
 				}
 			} else {
-				q, err := propsFrom(dv, join(path, dk))
+				q, err := propsFrom(dv, path.key(dk))
 				if err != nil {
 					return err
 				}
