@@ -12,15 +12,18 @@ import (
 // not, with their composite messages. Clauses are validated without
 // ratcheting, as the apiserver does. It returns the validator's MatchCount.
 //
-// Each clause is validated once, its errors built in place: the errors of
-// a failing clause that kube-openapi reports are the ones already in
-// s.errs, and the others are dropped. Validating a failing clause a second
-// time to build its messages would double the work at every level of
-// nesting, exponential in the nesting depth. The composite message that
-// precedes a clause's errors goes into a slot reserved before the clauses
-// run, so kept errors move only when a later anyOf/oneOf clause fails with
-// a higher MatchCount than the best so far (kube-openapi copies them at
-// every level, with Result.Merge).
+// No clause with junctors of its own is validated twice: validating a
+// failing clause again to build its messages doubled the work at every
+// level of nesting, exponential in the nesting depth. Such clauses run
+// once, building their errors in place, and the errors kube-openapi does
+// not report are dropped; the composite message that precedes a clause's
+// errors goes into a slot reserved before the clauses run. Clauses without
+// junctors below are probed (errors counted, not built), so that valid
+// values allocate nothing (an int-or-string's anyOf [integer, string]
+// fails its first clause for every string); the best failing one, whose
+// errors anyOf and oneOf report, is validated again, which costs at most
+// its own size. allOf reports every failing clause, so it validates each
+// once with errors; not reports none of them, so it probes.
 func (s *state) junctors(n *node, data value.Value) int {
 	mc := 0
 	if len(n.anyOf) > 0 {
@@ -28,29 +31,25 @@ func (s *state) junctors(n *node, data value.Value) int {
 		// failing clause with the highest MatchCount (the first among
 		// equals), unless a clause validates.
 		slot := s.reserve()
-		bestMC, haveBest := 0, false
-		for _, c := range n.anyOf {
+		b := best{slot: slot, i: -1}
+		for i, c := range n.anyOf {
 			start := len(s.errs)
-			cmc := s.validate(c, data, value.Value{}, false)
+			cmc, probed := s.clause(c, data)
 			if len(s.errs) == start {
 				s.truncate(slot, len(s.warns))
 				slot, mc = -1, mc+cmc
 				break
 			}
-			if !haveBest || cmc > bestMC {
-				s.keepLast(slot+1, start)
-				bestMC, haveBest = cmc, true
-			} else {
-				s.truncate(start, len(s.warns))
-			}
+			b.offer(s, i, start, cmc, probed)
 		}
 		if slot >= 0 {
-			mc += bestMC
+			mc += b.mc
 			// In probe mode the reserved placeholder is the error.
 			if s.probe == 0 {
 				name := s.name()
 				msg := fmt.Sprintf("%q must validate at least one schema (anyOf)", name)
 				s.fill(slot, n, "anyOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+				b.report(s, n.anyOf, data)
 			}
 		}
 	}
@@ -58,29 +57,29 @@ func (s *state) junctors(n *node, data value.Value) int {
 		// The oneOf message when none or several clauses validate; with
 		// none, the errors of the best failing clause as for anyOf.
 		slot := s.reserve()
-		bestMC, haveBest, firstMC, validated := 0, false, 0, 0
-		for _, c := range n.oneOf {
+		b := best{slot: slot, i: -1}
+		firstMC, validated := 0, 0
+		for i, c := range n.oneOf {
 			start := len(s.errs)
-			cmc := s.validate(c, data, value.Value{}, false)
+			cmc, probed := s.clause(c, data)
 			if len(s.errs) == start {
 				validated++
 				if validated == 1 {
 					firstMC = cmc
 					s.truncate(slot+1, len(s.warns))
-					haveBest = false
+					b.i = -1
 				}
 				continue
 			}
-			if validated == 0 && (!haveBest || cmc > bestMC) {
-				s.keepLast(slot+1, start)
-				bestMC, haveBest = cmc, true
+			if validated == 0 {
+				b.offer(s, i, start, cmc, probed)
 			} else {
 				s.truncate(start, len(s.warns))
 			}
 		}
 		if validated != 1 {
-			if haveBest {
-				mc += bestMC
+			if b.i >= 0 {
+				mc += b.mc
 			}
 			// In probe mode the reserved placeholder is the error.
 			if s.probe == 0 {
@@ -91,6 +90,7 @@ func (s *state) junctors(n *node, data value.Value) int {
 				name := s.name()
 				msg := fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", name, extra)
 				s.fill(slot, n, "oneOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
+				b.report(s, n.oneOf, data)
 			}
 		} else {
 			s.truncate(slot, len(s.warns))
@@ -136,4 +136,48 @@ func (s *state) junctors(n *node, data value.Value) int {
 		}
 	}
 	return mc + 1
+}
+
+// clause validates an anyOf or oneOf clause: probed when it has no
+// junctors below, else with its errors. It returns the MatchCount and
+// whether it probed.
+func (s *state) clause(c *node, data value.Value) (int, bool) {
+	if c.junctorsBelow {
+		return s.validate(c, data, value.Value{}, false), false
+	}
+	s.probe++
+	mc := s.validate(c, data, value.Value{}, false)
+	s.probe--
+	return mc, true
+}
+
+// best tracks the failing anyOf or oneOf clause with the highest
+// MatchCount (the first among equals), whose errors kube-openapi reports:
+// s.errs after slot holds them, or nothing when it was probed.
+type best struct {
+	slot, i, mc int
+	probed      bool
+}
+
+// offer considers failing clause i, whose errors (or probe placeholders)
+// start at start, and keeps them if it is the best so far.
+func (b *best) offer(s *state, i, start, mc int, probed bool) {
+	if b.i >= 0 && mc <= b.mc {
+		s.truncate(start, len(s.warns))
+		return
+	}
+	if probed {
+		s.truncate(b.slot+1, len(s.warns))
+	} else {
+		s.keepLast(b.slot+1, start)
+	}
+	b.i, b.mc, b.probed = i, mc, probed
+}
+
+// report adds the best clause's errors after the composite message: they
+// are there unless it was probed, in which case it is validated again.
+func (b *best) report(s *state, clauses []*node, data value.Value) {
+	if b.i >= 0 && b.probed {
+		s.validate(clauses[b.i], data, value.Value{}, false)
+	}
 }
