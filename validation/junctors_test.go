@@ -388,3 +388,32 @@ func TestJunctorClauseVisits(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestAdditionalPropertiesOrder checks that errors and ratcheting warnings
+// of additionalProperties values come in sorted key order whatever the
+// map's iteration order, now that they are moved into it rather than
+// validated again.
+func TestAdditionalPropertiesOrder(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","additionalProperties":{"type":"integer","maximum":5}}`, Options{SkipCEL: true})
+	obj := map[string]any{"h": int64(9), "c": int64(8), "f": int64(1), "a": "x", "e": int64(7), "b": int64(6), "g": int64(2), "d": int64(10)}
+	old := map[string]any{"h": int64(9), "c": int64(1), "f": int64(1), "a": int64(1), "e": int64(7), "b": int64(6), "g": int64(3), "d": int64(1)}
+	wantErrs := []string{
+		`a: Invalid value: "string": .a in body must be of type integer: "string"`,
+		`c: Invalid value: 8: .c in body should be less than or equal to 5`,
+		`d: Invalid value: 10: .d in body should be less than or equal to 5`,
+	}
+	wantWarns := []string{
+		`b: Invalid value: 6: .b in body should be less than or equal to 5`,
+		`e: Invalid value: 7: .e in body should be less than or equal to 5`,
+		`h: Invalid value: 9: .h in body should be less than or equal to 5`,
+	}
+	for range 20 {
+		errs, warns := v.ValidateWithWarnings(context.Background(), obj, old)
+		if got := fieldStrings(errs); !slices.Equal(got, wantErrs) {
+			t.Fatalf("errors %q\nwant %q", got, wantErrs)
+		}
+		if !slices.Equal(warns, wantWarns) {
+			t.Fatalf("warnings %q\nwant %q", warns, wantWarns)
+		}
+	}
+}
