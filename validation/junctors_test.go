@@ -284,21 +284,34 @@ func TestHostileCRD(t *testing.T) {
 	}
 }
 
-// minPerRun is the shortest time one call of f took, over a few samples
-// of repeated calls.
-func minPerRun(f func()) time.Duration {
-	best := time.Duration(-1)
-	for range 3 {
-		n, start := 0, time.Now()
-		for n == 0 || time.Since(start) < 20*time.Millisecond {
-			f()
-			n++
+// perRun times one call of f: the average over repeated calls for at
+// least 20ms.
+func perRun(f func()) time.Duration {
+	n, start := 0, time.Now()
+	for n == 0 || time.Since(start) < 20*time.Millisecond {
+		f()
+		n++
+	}
+	return time.Since(start) / time.Duration(n)
+}
+
+// scaling returns the shortest per-call times of small and big over
+// interleaved samples, so that both see the same machine load; it stops
+// early when big is clearly over 4x.
+func scaling(small, big func()) (ts, tb time.Duration) {
+	for i := range 7 {
+		s, b := perRun(small), perRun(big)
+		if i == 0 || s < ts {
+			ts = s
 		}
-		if d := time.Since(start) / time.Duration(n); best < 0 || d < best {
-			best = d
+		if i == 0 || b < tb {
+			tb = b
+		}
+		if tb > 40*ts {
+			break
 		}
 	}
-	return best
+	return ts, tb
 }
 
 // TestJunctorNestingScales checks that doubling the junctor nesting of
@@ -308,14 +321,16 @@ func minPerRun(f func()) time.Duration {
 func TestJunctorNestingScales(t *testing.T) {
 	const n = 12
 	obj := map[string]any{"spec": map[string]any{"mode": "x"}}
-	var times [2]time.Duration
+	var calls [2]func()
 	for i, depth := range []int{n, 2 * n} {
 		v := mustValidator(t, string(hostileSchema(depth)), Options{SkipCEL: true})
 		if _, _, visits := run(v, obj); visits > workBound(v.root) {
 			t.Fatalf("depth %d: validate ran %d times, more than the bound %d", depth, visits, workBound(v.root))
 		}
-		times[i] = minPerRun(func() { v.Validate(context.Background(), obj, nil) })
+		calls[i] = func() { v.Validate(context.Background(), obj, nil) }
 	}
+	var times [2]time.Duration
+	times[0], times[1] = scaling(calls[0], calls[1])
 	t.Logf("depth %d: %v, depth %d: %v", n, times[0], 2*n, times[1])
 	if times[1] > 4*times[0] {
 		t.Errorf("doubling the nesting from %d to %d took %.1fx as long", n, 2*n, float64(times[1])/float64(times[0]))
@@ -340,7 +355,7 @@ func nestedMaps(depth int) (string, any) {
 // second time (which doubled the work per level of map nesting).
 func TestNestedMapErrorsScale(t *testing.T) {
 	const n = 12
-	var times [2]time.Duration
+	var calls [2]func()
 	for i, depth := range []int{n, 2 * n} {
 		sch, obj := nestedMaps(depth)
 		v := mustValidator(t, sch, Options{SkipCEL: true})
@@ -357,8 +372,10 @@ func TestNestedMapErrorsScale(t *testing.T) {
 		if got := fieldStrings(errs); !slices.Equal(got, want) {
 			t.Fatalf("depth %d: got %q, want %q", depth, got, want)
 		}
-		times[i] = minPerRun(func() { v.Validate(context.Background(), obj, nil) })
+		calls[i] = func() { v.Validate(context.Background(), obj, nil) }
 	}
+	var times [2]time.Duration
+	times[0], times[1] = scaling(calls[0], calls[1])
 	t.Logf("depth %d: %v, depth %d: %v", n, times[0], 2*n, times[1])
 	if times[1] > 4*times[0] {
 		t.Errorf("doubling the nesting from %d to %d took %.1fx as long", n, 2*n, float64(times[1])/float64(times[0]))
