@@ -44,6 +44,11 @@ type node struct {
 	allOf, anyOf, oneOf []*node
 	not                 *node
 	junctors            bool
+	// junctorsBelow: a junctor clause that has junctors itself or below.
+	// anyOf and oneOf probe clauses without (validating the one whose
+	// errors they report again costs at most the clause's size); clauses
+	// with are validated once, with their errors.
+	junctorsBelow bool
 
 	props           []prop // sorted by name
 	propIdx         map[string]int
@@ -164,6 +169,10 @@ func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
 	}
 	if n.additional, err = c.nested(v.AdditionalProperties); err != nil {
 		return nil, err
+	}
+	n.junctorsBelow = n.junctors
+	for _, ch := range n.children() {
+		n.junctorsBelow = n.junctorsBelow || ch.junctorsBelow
 	}
 	return n, nil
 }

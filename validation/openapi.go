@@ -2,7 +2,9 @@ package validation
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -47,6 +49,7 @@ func (s *state) validate(n *node, data, old value.Value, corr bool) int {
 	if n == nil {
 		return 0
 	}
+	s.visits++
 	s.depth++
 	defer func() { s.depth-- }()
 	if s.depth > maxValueDepth {
@@ -300,9 +303,9 @@ func hasDuplicates(data value.Value) bool {
 
 // objectCheck is kube-openapi's objectValidator: min/maxProperties,
 // additionalProperties, properties, then required. Map keys are visited in
-// the map's order; when that produced errors the keys are visited again in
-// sorted order so that the result is deterministic (the apiserver's order
-// is random there).
+// the map's order; when that produced several errors, they are put in
+// sorted key order so that the result is deterministic (the apiserver's
+// order is random there).
 func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 	numKeys := int64(data.Len())
 	if n.minProps != nil && numKeys < *n.minProps {
@@ -337,31 +340,20 @@ func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 			}
 		}
 	} else if n.additional != nil {
-		start, warnStart := len(s.errs), len(s.warns)
-		mcStart := mc
+		start, warnStart, base := len(s.errs), len(s.warns), len(s.keySegs)
 		data.Range(func(k string, v value.Value) bool {
 			if _, ok := n.propIdx[k]; !ok {
+				e0, w0 := len(s.errs), len(s.warns)
 				mc += s.child(n.additional, segKey, k, v, old, corr)
+				s.keySegs = append(s.keySegs, keySeg{k, e0, len(s.errs), w0, len(s.warns)})
 			}
 			return true
 		})
 		if len(s.errs) > start+1 || len(s.warns) > warnStart+1 {
-			// Redo in sorted order for a deterministic result.
-			s.truncate(start, warnStart)
-			mc = mcStart
-			keys := make([]string, 0, data.Len())
-			data.Range(func(k string, _ value.Value) bool {
-				if _, ok := n.propIdx[k]; !ok {
-					keys = append(keys, k)
-				}
-				return true
-			})
-			sort.Strings(keys)
-			for _, k := range keys {
-				v, _ := data.Get(k)
-				mc += s.child(n.additional, segKey, k, v, old, corr)
-			}
+			s.sortByKey(base, start, warnStart)
 		}
+		clear(s.keySegs[base:])
+		s.keySegs = s.keySegs[:base]
 	}
 	if len(n.props) > 4*data.Len() && len(n.props) <= 256 {
 		// Few of many properties are set: find them from the data's keys,
@@ -401,6 +393,35 @@ func (s *state) objectCheck(n *node, data, old value.Value, corr bool) int {
 	return mc
 }
 
+// keySeg is the errors and warnings one additionalProperties key added:
+// s.errs[e0:e1] and s.warns[w0:w1].
+type keySeg struct {
+	key            string
+	e0, e1, w0, w1 int
+}
+
+// sortByKey reorders the errors and warnings from errStart and warnStart on
+// into sorted key order, by the segments s.keySegs[base:] recorded in map
+// order. Moving them rather than validating the keys again in sorted order
+// keeps nested maps linear: a second pass at each level would double the
+// work per level of nesting.
+func (s *state) sortByKey(base, errStart, warnStart int) {
+	segs := s.keySegs[base:]
+	slices.SortFunc(segs, func(a, b keySeg) int { return strings.Compare(a.key, b.key) })
+	s.tmp = append(s.tmp[:0], s.errs[errStart:]...)
+	at := errStart
+	for _, g := range segs {
+		at += copy(s.errs[at:], s.tmp[g.e0-errStart:g.e1-errStart])
+	}
+	s.tmp = append(s.tmp[:0], s.warns[warnStart:]...)
+	at = warnStart
+	for _, g := range segs {
+		at += copy(s.warns[at:], s.tmp[g.w0-warnStart:g.w1-warnStart])
+	}
+	clear(s.tmp)
+	s.tmp = s.tmp[:0]
+}
+
 func (s *state) truncate(errs, warns int) {
 	for i := errs; i < len(s.errs); i++ {
 		s.errs[i] = rec{}
@@ -429,120 +450,4 @@ func (s *state) child(n *node, k segKind, key string, v, old value.Value, corr b
 	mc := s.validate(n, v, value.Value{}, false)
 	s.pop()
 	return mc
-}
-
-// junctors is kube-openapi's schemaPropsValidator: anyOf, oneOf, allOf and
-// not, with their composite messages. Clauses are validated without
-// ratcheting, as the apiserver does. It returns the validator's MatchCount.
-func (s *state) junctors(n *node, data value.Value) int {
-	mc := 0
-	if len(n.anyOf) > 0 {
-		best, bestMC, firstMC := -1, 0, 0
-		succeeded := false
-		for i, c := range n.anyOf {
-			cmc, ok := s.probeClause(c, data)
-			if ok {
-				succeeded, best, firstMC = true, -1, cmc
-				break
-			}
-			if best < 0 || cmc > bestMC {
-				best, bestMC = i, cmc
-			}
-		}
-		if !succeeded {
-			if !s.probing() {
-				name := s.name()
-				msg := fmt.Sprintf("%q must validate at least one schema (anyOf)", name)
-				s.add(n, "anyOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			}
-		}
-		if best >= 0 {
-			s.validate(n.anyOf[best], data, value.Value{}, false)
-			mc += bestMC
-		} else if succeeded {
-			mc += firstMC
-		}
-	}
-	if len(n.oneOf) > 0 {
-		best, bestMC, firstMC, validated := -1, 0, 0, 0
-		for i, c := range n.oneOf {
-			cmc, ok := s.probeClause(c, data)
-			if ok {
-				validated++
-				best = -1
-				if validated == 1 {
-					firstMC = cmc
-				}
-				continue
-			}
-			if validated == 0 && (best < 0 || cmc > bestMC) {
-				best, bestMC = i, cmc
-			}
-		}
-		if validated != 1 {
-			if !s.probing() {
-				extra := "Found none valid"
-				if validated > 1 {
-					extra = fmt.Sprintf("Found %d valid alternatives", validated)
-				}
-				name := s.name()
-				msg := fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", name, extra)
-				s.add(n, "oneOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			}
-			if best >= 0 {
-				s.validate(n.oneOf[best], data, value.Value{}, false)
-				mc += bestMC
-			}
-		} else {
-			mc += firstMC
-		}
-	}
-	if len(n.allOf) > 0 {
-		validated := 0
-		for _, c := range n.allOf {
-			cmc, ok := s.probeClause(c, data)
-			mc += cmc
-			if ok {
-				validated++
-			} else {
-				// Failed clauses contribute their errors, in order.
-				s.validate(c, data, value.Value{}, false)
-			}
-		}
-		if validated != len(n.allOf) {
-			if !s.probing() {
-				extra := ""
-				if validated == 0 {
-					extra = ". None validated"
-				}
-				name := s.name()
-				msg := fmt.Sprintf("%q must validate all the schemas (allOf)%s", name, extra)
-				s.add(n, "allOf", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			}
-		}
-	}
-	if n.not != nil {
-		if _, ok := s.probeClause(n.not, data); ok {
-			if !s.probing() {
-				name := s.name()
-				msg := fmt.Sprintf("%q must not validate the schema (not)", name)
-				s.add(n, "not", field.Invalid(s.v.opts.FieldPath, "", msg), msg)
-			}
-		}
-	}
-	return mc + 1
-}
-
-// probeClause validates data against a junctor clause without building
-// errors and returns its MatchCount and whether it validated. Clauses are
-// validated without ratcheting, as the apiserver does; a failing clause
-// whose errors are reported is validated again normally.
-func (s *state) probeClause(c *node, data value.Value) (int, bool) {
-	start := len(s.errs)
-	s.probe++
-	mc := s.validate(c, data, value.Value{}, false)
-	s.probe--
-	ok := len(s.errs) == start
-	s.truncate(start, len(s.warns))
-	return mc, ok
 }

@@ -40,10 +40,18 @@ type state struct {
 	errs  []rec
 	warns []rec
 	depth int
-	// probe > 0 while junctor clauses are evaluated only to learn whether
-	// they validate: errors are then counted, not built.
+	// probe > 0 while a not clause is evaluated only to learn whether it
+	// validates: errors are then counted, not built.
 	probe int
 	lp    lpath // the list-type pass's path
+	// visits counts validate calls, one per schema node and value it
+	// validates: tests check with it that each junctor clause is
+	// validated once.
+	visits int
+	// keySegs and tmp are objectCheck's scratch space for putting the
+	// errors of additionalProperties keys in sorted order.
+	keySegs []keySeg
+	tmp     []rec
 }
 
 var statePool = sync.Pool{New: func() any { return &state{} }}
@@ -65,8 +73,8 @@ func putState(s *state) {
 		s.warns[i] = rec{}
 	}
 	s.errs, s.warns = s.errs[:0], s.warns[:0]
-	s.depth, s.probe = 0, 0
-	if cap(s.errs) > 1024 || cap(s.segs) > 1024 {
+	s.depth, s.probe, s.visits = 0, 0, 0
+	if cap(s.errs) > 1024 || cap(s.segs) > 1024 || cap(s.tmp) > 1024 {
 		return
 	}
 	statePool.Put(s)
@@ -119,12 +127,40 @@ func (s *state) add(n *node, keyword string, e *field.Error, msg string) {
 	if s.probing() {
 		return
 	}
+	s.fill(s.reserve(), n, keyword, e, msg)
+}
+
+// reserve appends a placeholder for an error whose message is known only
+// after the errors that follow it (anyOf, oneOf), and returns its index.
+// The caller fills it or truncates it away.
+func (s *state) reserve() int {
+	s.errs = append(s.errs, rec{})
+	return len(s.errs) - 1
+}
+
+// fill sets the placeholder at i to an error produced by keyword at node n,
+// as add would have appended it.
+func (s *state) fill(i int, n *node, keyword string, e *field.Error, msg string) {
 	if n != nil && n.xerr != nil {
 		if o, ok := n.xerr[keyword]; ok {
 			applyOverride(e, o)
 		}
 	}
-	s.errs = append(s.errs, rec{err: e, key: msg})
+	s.errs[i] = rec{err: e, key: msg}
+}
+
+// keepLast moves the errors from start on down to dst, dropping those
+// between: an anyOf or oneOf clause that failed better than the previous
+// best replaces its errors.
+func (s *state) keepLast(dst, start int) {
+	if dst == start {
+		return
+	}
+	n := copy(s.errs[dst:], s.errs[start:])
+	for i := dst + n; i < len(s.errs); i++ {
+		s.errs[i] = rec{}
+	}
+	s.errs = s.errs[:dst+n]
 }
 
 // probing records a placeholder error and reports true in probe mode, so
