@@ -134,6 +134,13 @@ var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 	// pkg/apis/coordination/validation/validation.go: ValidLeaseCandidateName.
 	{Group: "coordination.k8s.io", Kind: "LeaseCandidate"}: leaseCandidateName,
 
+	// pkg/apis/core/validation/validation.go ValidateReplicationController
+	// and pkg/apis/resource/validation/validation.go ValidateDeviceClass call
+	// ValidateObjectMetaWithOpts with validate.LongName: generateName is not
+	// checked with it.
+	{Kind: "ReplicationController"}:                 withOpts(metavalidation.NameIsDNSSubdomain),
+	{Group: "resource.k8s.io", Kind: "DeviceClass"}: withOpts(metavalidation.NameIsDNSSubdomain),
+
 	// pkg/apis/apiserverinternal/validation/validation.go:
 	// ValidateStorageVersionName.
 	{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"}: storageVersionName,
@@ -152,6 +159,21 @@ func pathSegmentName(name string, prefix bool) []string {
 		return content.IsPathSegmentPrefix(name)
 	}
 	return content.IsPathSegmentName(name)
+}
+
+// withOpts is the name rule of a kind whose validation calls
+// ValidateObjectMetaWithOpts: the name is checked with nameFn, but
+// generateName only by the generic path segment check (k8s.io/apimachinery
+// pkg/api/validation ValidateObjectMetaAccessorWithOpts leaves it out,
+// since name generation has happened by then; the apiserver's create
+// handler checks it with ValidatePathSegmentName).
+func withOpts(nameFn func(string, bool) []string) func(string, bool) []string {
+	return func(name string, prefix bool) []string {
+		if prefix {
+			return content.IsPathSegmentPrefix(name)
+		}
+		return nameFn(name, false)
+	}
 }
 
 // cronJobMaxName is DNS1035LabelMaxLength-11: the CronJob controller names

@@ -28,12 +28,13 @@ type Options struct {
 	// usually accepted).
 	NoStringZeroDefaults bool
 	// StripZero publishes x-kubernetes-strip-zero on optional (omitempty)
-	// fields of non-pointer string, number, boolean, slice and map types:
+	// fields, and fields with a non-zero default, of non-pointer string,
+	// number, boolean, slice and map types:
 	// Go decoding gives their zero value ("", 0, false, [], {}) the same
 	// value as an absent field, so the Go defaulters and hand-written
 	// validation of built-in types treat it as unset (KEP-4153
 	// "Zero-Valued Primitive Fields", optional zero fields). Package
-	// builtin uses it; required zero fields are left alone, since
+	// builtin uses it; other required fields are left alone, since
 	// whether the apiserver requires them non-zero is hand-written.
 	StripZero bool
 	// ListUniqueFromTags publishes x-kubernetes-list-unique: false on every

@@ -166,9 +166,6 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	if !g.opts.CRD && s.zero != nil && (s.zeroAlways || !u.omitEmpty) && !(g.opts.NoStringZeroDefaults && s.zero == "") {
 		target.Default = &schema.JSON{Object: s.zero}
 	}
-	if g.opts.StripZero && !g.opts.CRD && u.field != nil && u.omitEmpty && s.zeroable {
-		target.XStripZero = true
-	}
 	site := &tagSite{g: g, target: target, typ: s.typ, parent: u.parent, field: u.field, owner: u.owner, pos: u.pos}
 	for _, tg := range s.tags {
 		g.apply(tg, site)
@@ -177,6 +174,12 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 		g.apply(tg, site)
 	}
 	site.markListUnique()
+	// A zero value is unset where Go decoding cannot tell it from a
+	// missing field and nothing requires it present: optional fields, and
+	// fields a default fills when zero (a Go defaulter's "if x == \"\"").
+	if g.opts.StripZero && !g.opts.CRD && u.field != nil && s.zeroable && (u.omitEmpty || hasNonZeroDefault(target)) {
+		target.XStripZero = true
+	}
 	if s.ref == "" {
 		return target
 	}
@@ -185,6 +188,31 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	}
 	target.AllOf = append([]schema.Props{*s.props}, target.AllOf...)
 	return target
+}
+
+// hasNonZeroDefault reports whether p has a default other than its type's
+// zero value (openapi-gen's enforced zero defaults do not count).
+func hasNonZeroDefault(p *schema.Props) bool {
+	if p.Default == nil {
+		return false
+	}
+	switch d := p.Default.Object.(type) {
+	case nil:
+		return false
+	case string:
+		return d != ""
+	case bool:
+		return d
+	case int64:
+		return d != 0
+	case float64:
+		return d != 0
+	case []any:
+		return len(d) > 0
+	case map[string]any:
+		return len(d) > 0
+	}
+	return true
 }
 
 func isEmpty(p *schema.Props) bool {

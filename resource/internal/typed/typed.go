@@ -57,7 +57,8 @@ type Types struct {
 // which is then the error. Object keys are visited in sorted order, which is
 // the order of the body kubectl sends (it converts YAML to JSON through Go
 // maps). A JSON array of bytes where a []byte belongs is replaced in obj by
-// its base64 string, as the apiserver stores it.
+// its base64 string, and a null item or map value by the zero value of its
+// type, as the apiserver stores them.
 //
 // Errors read as the decoder's: `json: cannot unmarshal string into Go
 // struct field DeploymentSpec.spec.replicas of type int32`, `quantities must
@@ -299,11 +300,38 @@ func (c *checker) list(l []any, s *schema.Structural) {
 	c.steps = append(c.steps, Items)
 	for i := range l {
 		c.path = append(c.path, "["+strconv.Itoa(i)+"]")
-		l[i] = c.bytesOf(l[i], s.Items)
+		l[i] = zeroForNull(c.bytesOf(l[i], s.Items), s.Items)
 		c.value(l[i], s.Items)
 		c.path = c.path[:len(c.path)-1]
 	}
 	c.steps = c.steps[:len(c.steps)-1]
+}
+
+// zeroForNull returns x, or for a null item or map value the zero value
+// of its type: the decoder starts every item and map value from the Go
+// zero value, so verbs: [get, null] is ["get", ""] to the apiserver and
+// stored so. Lists of lists, int-or-strings, quantities and untyped values
+// keep their null.
+func zeroForNull(x any, s *schema.Structural) any {
+	if x != nil || s == nil || s.XIntOrString {
+		return x
+	}
+	switch s.Type {
+	case "string":
+		if format(s) == "byte" {
+			return x
+		}
+		return ""
+	case "integer":
+		return int64(0)
+	case "number":
+		return float64(0)
+	case "boolean":
+		return false
+	case "object":
+		return map[string]any{}
+	}
+	return x
 }
 
 // bytesOf returns x unchanged, except for a JSON array where a []byte
@@ -346,7 +374,7 @@ func (c *checker) object(m map[string]any, s *schema.Structural) {
 			c.steps = append(c.steps, Values)
 			for _, k := range sortedKeys(m) {
 				c.path = append(c.path, "["+k+"]")
-				m[k] = c.bytesOf(m[k], s.AdditionalProperties.Structural)
+				m[k] = zeroForNull(c.bytesOf(m[k], s.AdditionalProperties.Structural), s.AdditionalProperties.Structural)
 				c.value(m[k], s.AdditionalProperties.Structural)
 				c.path = c.path[:len(c.path)-1]
 			}
