@@ -16,7 +16,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -372,7 +373,7 @@ func (c *checker) object(m map[string]any, s *schema.Structural) {
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
 			// map keys do not enter the decoder's field path
 			c.steps = append(c.steps, Values)
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				c.path = append(c.path, "["+k+"]")
 				m[k] = zeroForNull(c.bytesOf(m[k], s.AdditionalProperties.Structural), s.AdditionalProperties.Structural)
 				c.value(m[k], s.AdditionalProperties.Structural)
@@ -382,7 +383,7 @@ func (c *checker) object(m map[string]any, s *schema.Structural) {
 		}
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		p, ok := s.Properties[k]
 		if !ok {
 			continue // unknown: strict decoding reports it
@@ -450,13 +451,4 @@ func format(s *schema.Structural) string {
 		return ""
 	}
 	return s.ValueValidation.Format
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
