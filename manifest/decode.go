@@ -21,61 +21,109 @@ type decodeError struct {
 	msg       string
 }
 
-// duplicates turns go-yaml v2's strict errors (duplicate keys) into one error at the first
-// repeated key, with each message's line moved from the value go-yaml names to the key.
-func duplicates(errs []string, c chunk, pos *positions) *decodeError {
+// warning is a document's non-fatal decode finding (a repeated key) before it is tied to a
+// document: its absolute position when known, field path when known, and message without
+// a line.
+type warning struct {
+	line, col int
+	path      string
+	msg       string
+}
+
+// text is the warning as Document.Warnings holds it: the line of the repeated key first,
+// then what kubectl does about it.
+func (w warning) text() string {
+	return fmt.Sprintf("line %d: %s; the last value is used, as kubectl sends it", w.line, w.msg)
+}
+
+// allDuplicates reports whether every one of go-yaml v2's strict errors is a repeated key,
+// the only strict check that decoding into interface{} makes.
+func allDuplicates(errs []string) bool {
+	for _, e := range errs {
+		if !dupRe.MatchString(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// duplicates turns go-yaml v2's strict errors (repeated keys, all matching dupRe) into
+// warnings at the repeated keys: go-yaml names the line of the value, dupKeys finds the key.
+func duplicates(errs []string, c chunk, pos *positions) []warning {
+	ws := make([]warning, len(errs))
+	wants := make([]dupWant, len(errs))
+	for i, e := range errs {
+		sub := dupRe.FindStringSubmatch(e)
+		rel, _ := strconv.Atoi(sub[1])
+		wants[i] = dupWant{rel, sub[2]}
+		ws[i] = warning{line: c.line + rel - 1, msg: "key " + sub[2] + " already set in map"}
+	}
+	for i, f := range pos.dupKeys(wants) {
+		if f.ok {
+			ws[i].line, ws[i].col, ws[i].path = f.line, f.col, f.path
+		}
+	}
+	return ws
+}
+
+// decodeYAML decodes one YAML document as kubectl decodes it before sending it as JSON:
+// sigs.k8s.io/yaml.YAMLToJSON (go-yaml v2, a repeated key keeps its last value), then JSON
+// into interface{} with ints preserved (k8s.io/apimachinery/pkg/util/json.Unmarshal). The
+// apiserver's own strict YAML decoding (YAMLToJSONStrict) runs first: it is the same
+// decoding except that it rejects repeated keys, which become warnings here (kubectl's JSON
+// no longer holds them, so the apiserver accepts the object). Documents in the simple subset
+// of YAML that manifests are mostly written in take a fast path (internal/fastyaml) that
+// produces the same value and gives up on any repeated key; everything else, and every
+// error and warning, comes from the decoders above.
+func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, []warning, *decodeError) {
+	if mayExpand(c.raw, maxExpanded) {
+		if root := pos.node(); root != nil && expandsBeyond(root, maxExpanded) {
+			line, _ := pos.abs(root)
+			return nil, nil, &decodeError{line: line, msg: excessiveAliasing(maxExpanded)}
+		}
+	}
+	if v, ok := fastyaml.Decode(c.raw); ok {
+		return v, nil, nil // the common subset, decoded to the same value without go-yaml
+	}
+	var warns []warning
+	j, err := sigsyaml.YAMLToJSONStrict(c.raw)
+	if err != nil {
+		var te *yamlv2.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			if !allDuplicates(te.Errors) {
+				return nil, nil, typeErrors(te.Errors, c)
+			}
+			warns = duplicates(te.Errors, c, pos)
+			j, err = sigsyaml.YAMLToJSON(c.raw)
+		}
+		if err != nil {
+			msg, line := absLine(err.Error(), c.line)
+			return nil, nil, &decodeError{line: line, msg: msg}
+		}
+	}
+	var v any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &v); err != nil {
+		return nil, nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	return v, warns, nil
+}
+
+// typeErrors is the error of go-yaml v2 type errors other than repeated keys (which
+// decoding into interface{} does not produce today): each message with its line made
+// absolute, the first one's line as the error's.
+func typeErrors(errs []string, c chunk) *decodeError {
 	var de decodeError
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
 		m, line := absLine(e, c.line)
-		col, path := 0, ""
-		if sub := dupRe.FindStringSubmatch(e); sub != nil {
-			rel, _ := strconv.Atoi(sub[1])
-			if p, l, cl, ok := pos.dupKey(rel, sub[2]); ok {
-				line, col, path = l, cl, p
-				m = fmt.Sprintf("line %d: key %s already set in map", line, sub[2])
-			}
-		}
 		if i == 0 {
-			de.line, de.col, de.path = line, col, path
+			de.line = line
 			m = strings.TrimPrefix(m, yamlLineRe.FindString(m))
 		}
 		msgs[i] = m
 	}
 	de.msg = strings.Join(msgs, "; ")
 	return &de
-}
-
-// decodeYAML decodes one YAML document as the apiserver's strict YAML serializer does:
-// sigs.k8s.io/yaml.YAMLToJSONStrict (go-yaml v2, duplicate keys rejected), then JSON into
-// interface{} with ints preserved (k8s.io/apimachinery/pkg/util/json.Unmarshal). Documents in
-// the simple subset of YAML that manifests are mostly written in take a fast path
-// (internal/fastyaml) that produces the same value; everything else, and every error, comes
-// from the decoders above.
-func decodeYAML(c chunk, pos *positions, maxExpanded int) (any, *decodeError) {
-	if mayExpand(c.raw, maxExpanded) {
-		if root := pos.node(); root != nil && expandsBeyond(root, maxExpanded) {
-			line, _ := pos.abs(root)
-			return nil, &decodeError{line: line, msg: excessiveAliasing(maxExpanded)}
-		}
-	}
-	if v, ok := fastyaml.Decode(c.raw); ok {
-		return v, nil // the common subset, decoded to the same value without go-yaml
-	}
-	j, err := sigsyaml.YAMLToJSONStrict(c.raw)
-	if err != nil {
-		var te *yamlv2.TypeError
-		if errors.As(err, &te) && len(te.Errors) > 0 {
-			return nil, duplicates(te.Errors, c, pos)
-		}
-		msg, line := absLine(err.Error(), c.line)
-		return nil, &decodeError{line: line, msg: msg}
-	}
-	var v any
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &v); err != nil {
-		return nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
-	}
-	return v, nil
 }
 
 // mayExpand reports whether the alias expansion bound limit applies and raw may have
@@ -156,29 +204,106 @@ func mayHaveAnchor(raw []byte) bool {
 	}
 }
 
-// decodeJSON decodes one JSON value as the apiserver's strict JSON serializer does
-// (sigs.k8s.io/json.UnmarshalStrict with DisallowDuplicateFields, ints preserved).
-func decodeJSON(raw []byte) (any, *decodeError) {
+// decodeJSON decodes one JSON value as kubectl decodes it before sending it
+// (k8s.io/apimachinery/pkg/util/json.Unmarshal: sigs.k8s.io/json, case-sensitive, ints
+// preserved; a repeated field keeps its last value). It decodes with the apiserver's strict
+// options (DisallowDuplicateFields), which fill in the same value and list the repeated
+// fields besides: they become warnings at the repeated keys.
+func decodeJSON(raw []byte, pos *positions) (any, []warning, *decodeError) {
 	var v any
 	strict, err := kjson.UnmarshalStrict(raw, &v, kjson.DisallowDuplicateFields)
 	if err != nil {
-		return nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
+		return nil, nil, &decodeError{msg: "json: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	if len(strict) == 0 {
-		return v, nil
+		return v, nil, nil
 	}
-	var de decodeError
-	msgs := make([]string, len(strict))
+	// sigs.k8s.io/json names each repeated path once (and at most 100 of them); the node
+	// walk finds every repeat with its own position. When the two agree on the paths, one
+	// warning per repeat comes from the walk; otherwise one per error, at the path's last key.
+	if keys := repeatedKeys(pos); sameFields(keys, strict) {
+		ws := make([]warning, len(keys))
+		for i, k := range keys {
+			ws[i].line, ws[i].col = pos.abs(k.key)
+			ws[i].path, ws[i].msg = k.path, "duplicate field "+strconv.Quote(k.path)
+		}
+		return v, ws, nil
+	}
+	ws := make([]warning, len(strict))
 	for i, e := range strict {
-		msgs[i] = e.Error()
-		if i == 0 {
-			if fp, ok := e.(interface{ FieldPath() string }); ok {
-				de.path = fp.FieldPath()
+		ws[i].msg = e.Error()
+		if fp, ok := e.(interface{ FieldPath() string }); ok {
+			ws[i].path = fp.FieldPath()
+			ws[i].line, ws[i].col = pos.lookup(ws[i].path)
+		}
+	}
+	return v, ws, nil
+}
+
+// maxStrictErrors is how many distinct strict errors sigs.k8s.io/json keeps.
+const maxStrictErrors = 100
+
+// sameFields reports whether the repeated keys found by repeatedKeys name the same fields as
+// sigs.k8s.io/json's strict errors (all of them, unless it stopped at maxStrictErrors).
+func sameFields(keys []repeatedKey, strict []error) bool {
+	if len(keys) == 0 {
+		return false
+	}
+	found := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		found[k.path] = true
+	}
+	for _, e := range strict {
+		fp, ok := e.(interface{ FieldPath() string })
+		if !ok || !found[fp.FieldPath()] {
+			return false
+		}
+	}
+	return len(strict) >= maxStrictErrors || len(found) == len(strict)
+}
+
+// repeatedKey is a mapping key that repeats an earlier key of its mapping.
+type repeatedKey struct {
+	path string // dotted field path, as sigs.k8s.io/json's strict errors name it
+	key  *yamlv3.Node
+}
+
+// repeatedKeys lists the repeated keys of a JSON document in document order, nil when it does
+// not parse for positions. Keys compare as the strings they decode to, as JSON's do.
+func repeatedKeys(pos *positions) []repeatedKey {
+	root := pos.node()
+	if root == nil {
+		return nil
+	}
+	var out []repeatedKey
+	var walk func(n *yamlv3.Node, path string, depth int)
+	walk = func(n *yamlv3.Node, path string, depth int) {
+		if depth > 10000 {
+			return
+		}
+		switch n.Kind {
+		case yamlv3.MappingNode:
+			seen := make(map[string]bool, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				child := k.Value
+				if path != "" {
+					child = path + "." + k.Value
+				}
+				if seen[k.Value] {
+					out = append(out, repeatedKey{child, k})
+				}
+				seen[k.Value] = true
+				walk(n.Content[i+1], child, depth+1)
+			}
+		case yamlv3.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, path+"["+strconv.Itoa(i)+"]", depth+1)
 			}
 		}
 	}
-	de.msg = strings.Join(msgs, "; ")
-	return nil, &de
+	walk(root, "", 0)
+	return out
 }
 
 // nodeBytes is what each node counts for in the expanded size besides its text: decoding

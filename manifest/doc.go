@@ -29,20 +29,31 @@
 //
 // # Decoding
 //
-// YAML goes through sigs.k8s.io/yaml.YAMLToJSONStrict (YAML 1.1 via go.yaml.in/yaml/v2, as
-// the apiserver's YAML serializer) and the JSON through sigs.k8s.io/json's case-sensitive,
+// Documents are decoded as kubectl decodes them before sending them to the apiserver as JSON.
+// YAML goes through sigs.k8s.io/yaml.YAMLToJSON (YAML 1.1 via go.yaml.in/yaml/v2, as the
+// apiserver's YAML serializer) and the JSON through sigs.k8s.io/json's case-sensitive,
 // int-preserving decoder (k8s.io/apimachinery/pkg/util/json.Unmarshal): integers become int64,
 // other numbers float64, as in unstructured objects on the apiserver. The YAML 1.1 rules
 // come along: yes/no/on/off/y/n are booleans (also as keys), 012 is octal, a whole float such
 // as 1.0 becomes the integer 1, .nan cannot be decoded. JSON values are decoded as JSON (1.0
-// stays a float), as the apiserver decodes a JSON request body. Duplicate keys are
-// errors, with the messages of the apiserver's strict decoding (`key "x" already set in map`
-// for YAML, `duplicate field "x"` for JSON) and the line of the repeated key.
+// stays a float), as the apiserver decodes a JSON request body.
+//
+// A repeated key keeps its last value and is a warning on the document (Document.Warnings),
+// not an error: `line 12: key "selector" already set in map; the last value is used, as
+// kubectl sends it` for YAML, `line 2: duplicate field "metadata.name"; ...` for JSON, one
+// per repeat (at most 100, then one counting the rest), at the repeated key, sorted by line.
+// The apiserver's strict decoding would reject the document if it received it as written
+// (those are its messages), but kubectl and helm decode the file themselves and send JSON in
+// which only the last value is left, which the apiserver accepts even with
+// fieldValidation=Strict (kubernetes/kubernetes#89303, #99286, #125885). Decoding finds the
+// repeats by running the strict decoders (YAMLToJSONStrict, sigs.k8s.io/json.UnmarshalStrict
+// with DisallowDuplicateFields) first; every other decode problem stays an error.
 //
 // Most manifests are written in a simple subset of YAML (block collections, one-line flow
 // collections, plain, quoted and block scalars, comments). Such documents are decoded by a
 // faster decoder of that subset which produces the very same values; anything outside it,
-// and every document with an error, goes through the decoders above.
+// every document with a repeated key and every document with an error goes through the
+// decoders above.
 //
 // # Limits
 //
@@ -56,5 +67,5 @@
 //
 // Nothing is lost: a bad document becomes a [Document] whose Err is an [*Error] naming the
 // file, document index and absolute line, and reading continues with the next document and
-// the next file.
+// the next file. What decodes but should be fixed (a repeated key) is in Document.Warnings.
 package manifest

@@ -7,7 +7,7 @@ import (
 )
 
 func ExampleParse() {
-	in := `# a Deployment and a broken document
+	in := `# a Deployment, a ConfigMap with a repeated key and a broken document
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -25,17 +25,25 @@ kind: ConfigMap
 metadata:
   name: a
   name: b
+---
+kind: [
 `
 	for _, d := range manifest.Parse("app.yaml", []byte(in), manifest.Options{}) {
 		if d.Err != nil {
 			fmt.Println("error:", d.Err)
 			continue
 		}
-		fmt.Println(d.GVK().Kind, "at line", d.Line, "replicas", d.Object["spec"].(map[string]any)["replicas"])
-		fmt.Println("image at", d.File, d.LineOf("spec.template.spec.containers[0].image"))
+		for _, w := range d.Warnings {
+			fmt.Println("warning:", w)
+		}
+		fmt.Println(d.GVK().Kind, "at line", d.Line, "named", d.Object["metadata"].(map[string]any)["name"])
+		fmt.Println("kind at", d.File, d.LineOf("kind"))
 	}
 	// Output:
-	// Deployment at line 2 replicas 3
-	// image at app.yaml 12
-	// error: app.yaml:18: key "name" already set in map
+	// Deployment at line 2 named web
+	// kind at app.yaml 3
+	// warning: line 18: key "name" already set in map; the last value is used, as kubectl sends it
+	// ConfigMap at line 14 named b
+	// kind at app.yaml 15
+	// error: app.yaml:20: yaml: line 20: did not find expected node content
 }

@@ -13,7 +13,9 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// slowYAML is decodeYAML without the fast path: the apiserver's strict YAML decoding.
+// slowYAML is the apiserver's strict YAML decoding, which is decodeYAML without the fast path
+// wherever it succeeds (they differ on repeated keys only: strict decoding rejects them,
+// decodeYAML keeps the last value, and the fast path must not take them at all).
 func slowYAML(raw []byte) (any, error) {
 	j, err := sigsyaml.YAMLToJSONStrict(raw)
 	if err != nil {

@@ -16,6 +16,10 @@ func FuzzReadStream(f *testing.F) {
 		"--- x\n",
 		"{\"a\": 1}{\"b\": [1, 2]}\n[3]",
 		"{\"a\": 1, \"a\": 2}",
+		"{\"a\": {\"b\": 1, \"b\": 2},\n\"a\": {\"b\": 3}}",
+		"apiVersion: v1\nkind: List\nkind: List\nitems:\n- a: 1\n  a: 2\n- b: 1\n",
+		"a:\n  b: 1\na:\n  c: 1\n  c: 2\n",
+		"a: 1\u2028b: 1\u0085a: 2\n",
 		"apiVersion: v1\nkind: List\nitems:\n- kind: A\n- 1\n- null\n",
 		"a: &a [*a]\n",
 		"a: &a x\nb: [*a, *a]\n",
@@ -32,6 +36,10 @@ func FuzzReadStream(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// go-yaml also breaks lines at a lone CR, NEL, LS and PS, and numbers lines so
+		// (a known imprecision of the lines in messages for such input).
+		lines := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) + bytes.Count(data, []byte("\u0085")) +
+			bytes.Count(data, []byte("\u2028")) + bytes.Count(data, []byte("\u2029")) + 1
 		last := -1
 		for _, d := range docs {
 			if d.Index < last || (d.Index == last && d.Item < 0) {
@@ -43,6 +51,15 @@ func FuzzReadStream(f *testing.F) {
 			}
 			if (d.Err == nil) == (d.Object == nil) {
 				t.Fatalf("err %v with object %v", d.Err, d.Object)
+			}
+			if d.Err != nil && d.Warnings != nil {
+				t.Fatalf("warnings %q with error %v", d.Warnings, d.Err)
+			}
+			for _, w := range d.Warnings {
+				var line int
+				if _, err := fmt.Sscanf(w, "line %d: ", &line); err != nil || line < 1 || line > lines {
+					t.Fatalf("warning %q: not at a line of the input (%d lines)", w, lines)
+				}
 			}
 			if d.Err != nil {
 				e, ok := d.Err.(*Error)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -94,8 +95,8 @@ func nest(n int) any {
 	return v
 }
 
-// TestCorpus reads every manifest of the shared corpus: no panics, no errors, documents
-// counted, and every top-level field resolves to a line inside its document.
+// TestCorpus reads every manifest of the shared corpus: no panics, only the known errors and
+// warnings, documents counted, and every top-level field resolves to a line inside its document.
 func TestCorpus(t *testing.T) {
 	root := filepath.Join("..", "..", "shared", "corpus")
 	if _, err := os.Stat(root); err != nil {
@@ -107,20 +108,24 @@ func TestCorpus(t *testing.T) {
 	}
 	// The corpus's only undecodable documents, with what the apiserver's decoding says.
 	wantErrs := map[string]string{
-		"kubernetes-examples/_archived/newrelic/newrelic-config-template.yaml":                           "yaml: invalid map key",
-		"kubernetes-examples/_archived/newrelic-infrastructure/newrelic-config-template.yaml":            "yaml: invalid map key",
-		"kubernetes-examples/_archived/openshift-origin/etcd-controller.yaml":                            `:12: key "selector" already set in map`,
-		"kubernetes-examples/_archived/openshift-origin/etcd-discovery-controller.yaml":                  `key "selector" already set in map`,
-		"kubernetes-examples/_archived/openshift-origin/openshift-controller.yaml":                       `key "selector" already set in map`,
-		"kubernetes-examples/_archived/persistent-volume-provisioning/quobyte/quobyte-admin-secret.yaml": `key "type" already set in map`,
-		"kubernetes-examples/_archived/storage/vitess/etcd-controller-template.yaml":                     "yaml: invalid map key",
-		"kubernetes-examples/_archived/storage/vitess/etcd-service-template.yaml":                        "yaml: invalid map key",
-		"kubernetes-examples/_archived/storage/vitess/vtgate-controller-template.yaml":                   "yaml: invalid map key",
-		"kubernetes-examples/_archived/volumes/scaleio/sc-pvc.yaml":                                      `key "storageClassName" already set in map`,
-		"prometheus-operator/example/additional-scrape-configs/prometheus-additional.yaml":               "json: cannot unmarshal array into Go value of type map[string]interface {}",
+		"kubernetes-examples/_archived/newrelic/newrelic-config-template.yaml":                "yaml: invalid map key",
+		"kubernetes-examples/_archived/newrelic-infrastructure/newrelic-config-template.yaml": "yaml: invalid map key",
+		"kubernetes-examples/_archived/storage/vitess/etcd-controller-template.yaml":          "yaml: invalid map key",
+		"kubernetes-examples/_archived/storage/vitess/etcd-service-template.yaml":             "yaml: invalid map key",
+		"kubernetes-examples/_archived/storage/vitess/vtgate-controller-template.yaml":        "yaml: invalid map key",
+		"prometheus-operator/example/additional-scrape-configs/prometheus-additional.yaml":    "json: cannot unmarshal array into Go value of type map[string]interface {}",
+	}
+	// The corpus's only repeated keys: each document decodes to the last value, as kubectl
+	// sends it, with a warning at the repeated key.
+	wantWarnings := map[string][]string{
+		"kubernetes-examples/_archived/openshift-origin/etcd-controller.yaml":                            {dupWarning(12, `"selector"`)},
+		"kubernetes-examples/_archived/openshift-origin/etcd-discovery-controller.yaml":                  {dupWarning(12, `"selector"`)},
+		"kubernetes-examples/_archived/openshift-origin/openshift-controller.yaml":                       {dupWarning(12, `"selector"`)},
+		"kubernetes-examples/_archived/persistent-volume-provisioning/quobyte/quobyte-admin-secret.yaml": {dupWarning(9, `"type"`)},
+		"kubernetes-examples/_archived/volumes/scaleio/sc-pvc.yaml":                                      {dupWarning(12, `"storageClassName"`)},
 	}
 	files := map[string]bool{}
-	var errs, lists int
+	var errs, lists, warned int
 	for i := range docs {
 		d := &docs[i]
 		files[d.File] = true
@@ -135,6 +140,13 @@ func TestCorpus(t *testing.T) {
 		if d.Item >= 0 {
 			lists++
 		}
+		if d.Warnings != nil {
+			warned++
+			rel, _ := filepath.Rel(root, d.File)
+			if want := wantWarnings[filepath.ToSlash(rel)]; !reflect.DeepEqual(d.Warnings, want) {
+				t.Errorf("%s document %d: warnings %q, want %q", d.File, d.Index, d.Warnings, want)
+			}
+		}
 		for k := range d.Object {
 			if l := d.LineOf(k); l < d.Line || l > d.Line+bytes.Count(d.Raw, []byte("\n")) {
 				t.Errorf("%s document %d: %s at line %d, outside the document starting at %d", d.File, d.Index, k, l, d.Line)
@@ -144,7 +156,10 @@ func TestCorpus(t *testing.T) {
 	if errs != len(wantErrs) {
 		t.Errorf("%d errors, want %d", errs, len(wantErrs))
 	}
-	t.Logf("%d files, %d documents (%d List items), %d errors", len(files), len(docs), lists, errs)
+	if warned != len(wantWarnings) {
+		t.Errorf("%d documents with warnings, want %d", warned, len(wantWarnings))
+	}
+	t.Logf("%d files, %d documents (%d List items), %d errors, %d with warnings", len(files), len(docs), lists, errs, warned)
 	var n int
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && hasExtension(p) {

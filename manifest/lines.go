@@ -186,22 +186,51 @@ func (d *Document) Position(path string) (line, column int) {
 	return line, column
 }
 
-// dupKey finds the mapping entry go-yaml v2 reports as a duplicate: v2 names the line of the
-// entry's value (the line after the key when the value is a block), so the entry is the one
-// whose value starts on relLine, preferring one whose key reads key (v2's %#v of the key).
-// It returns the entry's dotted field path (the form sigs.k8s.io/json uses for duplicate
-// JSON fields) and the file position of its key.
-func (p *positions) dupKey(relLine int, key string) (path string, line, col int, ok bool) {
+// dupWant is a repeated key as go-yaml v2 reports it: the document-relative line of the
+// entry's value, and v2's %#v of the key.
+type dupWant struct {
+	relLine int
+	key     string
+}
+
+// dupFound is where a dupWant is: the entry's dotted field path (the form sigs.k8s.io/json
+// uses for duplicate JSON fields) and the file position of its key; ok is false when the
+// entry was not found.
+type dupFound struct {
+	path      string
+	line, col int
+	ok        bool
+}
+
+// dupKeys finds the mapping entries go-yaml v2 reports as duplicates, in one walk of the
+// document however many there are (a document of repeated keys must not take quadratic
+// time). v2 names the line of the entry's value (the line after the key when the value is
+// a block), so an entry is the last one whose value starts on that line, preferring one
+// whose key reads the reported key.
+func (p *positions) dupKeys(wants []dupWant) []dupFound {
+	found := make([]dupFound, len(wants))
 	root := p.node()
 	if root == nil {
-		return "", 0, 0, false
+		return found
 	}
-	if s, err := strconv.Unquote(key); err == nil {
-		key = s
+	type entry struct {
+		key  *yamlv3.Node
+		path string
 	}
-	var best *yamlv3.Node
-	var pathOut string
-	bestMatch := false
+	type lineKey struct {
+		line int
+		key  string
+	}
+	onLine := map[int]*entry{}    // last entry whose value starts on a reported line
+	byKey := map[lineKey]*entry{} // the same, for an entry whose key reads the reported key
+	for _, w := range wants {
+		key := w.key
+		if s, err := strconv.Unquote(key); err == nil {
+			key = s
+		}
+		onLine[w.relLine] = nil
+		byKey[lineKey{w.relLine, key}] = nil
+	}
 	var walk func(n *yamlv3.Node, path string, depth int)
 	walk = func(n *yamlv3.Node, path string, depth int) {
 		if depth > 10000 {
@@ -215,9 +244,11 @@ func (p *positions) dupKey(relLine int, key string) (path string, line, col int,
 				if path != "" {
 					child = path + "." + k.Value
 				}
-				if v.Line == relLine {
-					if match := k.Value == key; match || !bestMatch {
-						best, bestMatch, pathOut = k, match, child
+				if _, ok := onLine[v.Line]; ok {
+					e := &entry{k, child}
+					onLine[v.Line] = e
+					if _, ok := byKey[lineKey{v.Line, k.Value}]; ok {
+						byKey[lineKey{v.Line, k.Value}] = e
 					}
 				}
 				walk(v, child, depth+1)
@@ -229,9 +260,19 @@ func (p *positions) dupKey(relLine int, key string) (path string, line, col int,
 		}
 	}
 	walk(root, "", 0)
-	if best == nil {
-		return "", 0, 0, false
+	for i, w := range wants {
+		key := w.key
+		if s, err := strconv.Unquote(key); err == nil {
+			key = s
+		}
+		e := byKey[lineKey{w.relLine, key}]
+		if e == nil {
+			e = onLine[w.relLine]
+		}
+		if e != nil {
+			line, col := p.abs(e.key)
+			found[i] = dupFound{e.path, line, col, true}
+		}
 	}
-	line, col = p.abs(best)
-	return pathOut, line, col, true
+	return found
 }

@@ -31,6 +31,14 @@ type Document struct {
 	Object map[string]any
 	// Err is the decode error for this document, an *Error naming file, index and line.
 	Err error
+	// Warnings are what decoding accepted but the author should fix: each repeated key (YAML)
+	// or field (JSON), "line N: key "x" already set in map; the last value is used, as
+	// kubectl sends it", sorted by line (at most 100, then one counting the rest). The
+	// apiserver's strict decoding rejects repeated keys, but kubectl decodes the file itself
+	// and sends JSON in which only the last value is left, so the object is decoded (and
+	// validated) that way. A List item carries the warnings inside it and those outside every
+	// item. Nil when there are none or Err is set.
+	Warnings []string
 
 	pos    *positions // shared by a List and its items; nil for error documents without source
 	prefix string     // field path of a List item within its document, "items[i]"

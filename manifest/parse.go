@@ -2,9 +2,12 @@ package manifest
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"iter"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -112,11 +115,12 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 	}
 	pos := &positions{raw: c.raw, line: c.line, col: c.col}
 	var obj any
+	var warns []warning
 	var derr *decodeError
 	if c.json {
-		obj, derr = decodeJSON(c.raw)
+		obj, warns, derr = decodeJSON(c.raw, pos)
 	} else {
-		obj, derr = decodeYAML(c, pos, opts.maxExpanded())
+		obj, warns, derr = decodeYAML(c, pos, opts.maxExpanded())
 	}
 	if derr != nil {
 		line, col := derr.line, derr.col
@@ -137,9 +141,11 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 	if !ok {
 		return errDoc(file, pos, first, first, "", notObject(obj))
 	}
+	warns = sortWarnings(warns, first)
 	d := Document{File: file, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos}
 	items, isList := listItems(m)
 	if !isList {
+		d.Warnings = warningTexts(warns, "")
 		return []Document{d}
 	}
 	if len(items) == 0 {
@@ -157,12 +163,56 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 		}
 		if im, ok := it.(map[string]any); ok {
 			id.Object = im
+			id.Warnings = warningTexts(warns, id.prefix)
 		} else {
 			id.Err = &Error{File: file, Item: i, Line: id.Line, Msg: notObject(it)}
 		}
 		docs[i] = id
 	}
 	return docs
+}
+
+// maxWarnings bounds the warnings of one document: a generated file may repeat a key
+// thousands of times, and one line per repeat would bury everything else in the report.
+const maxWarnings = 100
+
+// sortWarnings orders warnings by position (go-yaml reports a repeat inside a repeated
+// value before the repeated key itself), giving those without a line the document's, and
+// keeps the first maxWarnings followed by one that counts the others.
+func sortWarnings(ws []warning, first int) []warning {
+	for i := range ws {
+		if ws[i].line == 0 {
+			ws[i].line = first
+		}
+	}
+	slices.SortStableFunc(ws, func(a, b warning) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+	})
+	if len(ws) > maxWarnings {
+		more := warning{line: ws[maxWarnings].line, msg: fmt.Sprintf("%d more repeated keys from here on, not listed", len(ws)-maxWarnings)}
+		ws = append(ws[:maxWarnings], more)
+	}
+	return ws
+}
+
+// warningTexts returns the texts of the warnings that concern the List item at prefix
+// ("items[3]"): those inside it and those outside every item (a repeated "kind" concerns
+// every item). With prefix "", all of them. Nil when there are none.
+func warningTexts(ws []warning, prefix string) []string {
+	var out []string
+	for _, w := range ws {
+		if prefix != "" && strings.HasPrefix(w.path, "items[") && !within(w.path, prefix) {
+			continue
+		}
+		out = append(out, w.text())
+	}
+	return out
+}
+
+// within reports whether the field path is prefix or below it.
+func within(path, prefix string) bool {
+	rest, ok := strings.CutPrefix(path, prefix)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }
 
 // errDoc is an error document starting at docLine, with an error at errLine.

@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -58,9 +59,11 @@ func skipSet(kinds []string) map[string]bool {
 	return skip
 }
 
-// base fills what every result has: location, identity, parse errors.
+// base fills what every result has: location, identity, parse errors, and
+// the warnings of decoding (repeated keys), which come first.
 func base(d *manifest.Document) report.DocumentResult {
 	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line}
+	r.Warnings = slices.Clone(d.Warnings)
 	if d.Err != nil {
 		r.Err, r.ErrKind = d.Err, report.ErrParse
 		return r
@@ -104,7 +107,8 @@ func registerCRD(d *manifest.Document, reg *Registry, c crdCheck, r *report.Docu
 		return
 	}
 	crd := c.crd
-	r.Errors, r.Warnings = c.errs, c.warnings
+	r.Errors = c.errs
+	r.Warnings = append(r.Warnings, c.warnings...)
 	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
 	loc := fmt.Sprintf("%s:%d", d.File, d.Line)
 	if len(c.errs) > 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -64,6 +65,7 @@ are not CRDs are reported and skipped.`,
 // checkDocument checks one document that should be a CRD.
 func checkDocument(d *manifest.Document, opts resource.CheckOptions) report.DocumentResult {
 	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line}
+	r.Warnings = slices.Clone(d.Warnings) // repeated keys, decoded as kubectl sends them
 	if d.Err != nil {
 		r.Err, r.ErrKind = d.Err, report.ErrParse
 		return r
@@ -82,7 +84,8 @@ func checkDocument(d *manifest.Document, opts resource.CheckOptions) report.Docu
 		return r
 	}
 	r.Name = crd.Metadata.Name
-	r.Errors, r.Warnings = resource.CheckCRD(crd, opts)
+	errs, warnings := resource.CheckCRD(crd, opts)
+	r.Errors, r.Warnings = errs, append(r.Warnings, warnings...)
 	r.ErrorPos = func(e *field.Error) (int, int) { return d.Position(e.Field) }
 	return r
 }

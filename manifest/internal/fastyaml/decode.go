@@ -12,7 +12,9 @@
 // one-line flow collections, comments, a leading "---" and CRLF line breaks. Anchors,
 // aliases, tags, merge keys, complex keys, block scalar indentation indicators, tabs
 // outside block scalars and comments, directives, lone carriage returns, duplicate keys,
-// timestamps, NaN and infinities make it give up.
+// timestamps, NaN and infinities make it give up. Giving up on duplicate keys keeps its values
+// those of kubectl's non-strict decoding (YAMLToJSON) as well, which differs from the strict
+// one only there, and leaves the caller's warnings about them to the full decoder.
 package fastyaml
 
 import (

@@ -180,6 +180,12 @@ var cases = []struct {
 	{strings.Repeat("k", 1100) + ": v\n", false},
 	{"a:\n  - x\n  -\n  - z\n", true},
 	{"a: 0.\nb: 1.\nc: -1.\nd: 1e+3\ne: 1E3\nf: +.5\ng: 00\nh: 08\ni: 0_1\n", true},
+	// Repeated keys, and keys that become the same string, are left to the full decoder,
+	// which keeps the last value and warns (strict and non-strict decoding differ there).
+	{"a: 1\nb: 2\na: 3\n", false},
+	{"a:\n- x: 1\n  x: 2\n", false},
+	{"a: {x: 1, x: 2}\n", false},
+	{"1: a\n\"1\": b\n", false},
 }
 
 func TestDecodeTable(t *testing.T) {
