@@ -118,16 +118,41 @@ func (r *Registry) failedReason() string {
 	return strings.Join(r.failed[:maxFailedReasons], "; ") + fmt.Sprintf("; and %d more", len(r.failed)-maxFailedReasons)
 }
 
+// MaxOpenAPIDocumentNodes bounds the schema nodes, once references are
+// resolved, of all the kinds of one OpenAPI document together. Resolved
+// schemas share subtrees (a document with 1,000 kinds referring to one
+// definition of 200,000 nodes is small) but converted ones do not (about
+// 1 KB a node), so each kind passing schema.MaxResolvedNodes is not
+// enough. It is kdv's limit: twice schema.MaxResolvedNodes, so that a
+// document may hold a kind at that limit and more, and ten times the
+// whole of Kubernetes 1.37's published schemas (about 40,000 nodes in
+// swagger.json; 15,031 in api/v1, the largest group-version).
+const MaxOpenAPIDocumentNodes = 2 * kdvschema.MaxResolvedNodes
+
 // AddOpenAPI registers every kind of an OpenAPI v3 document (schemas with
 // x-kubernetes-group-version-kind). OpenAPI documents do not say whether a
 // kind is namespaced; namespaced reports it per kind (nil: namespaced).
+// It stops at the first kind whose schema cannot be resolved or converted,
+// or that would take the document's kinds past MaxOpenAPIDocumentNodes;
+// its error names the file, the schema and the kinds left unregistered.
 func (r *Registry) AddOpenAPI(doc *kdvschema.Document, namespaced func(schema.GroupVersionKind) bool) error {
-	for _, g := range doc.GVKs() {
+	gvks := doc.GVKs()
+	nodes := 0
+	for i, g := range gvks {
 		gvk := schema.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
-		s, name, err := doc.SchemaForGVK(g)
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", doc.Name(), name, err)
+		name := doc.NameForGVK(g)
+		n, err := doc.ResolvedNodes(name)
+		if err == nil && nodes+n > MaxOpenAPIDocumentNodes {
+			err = fmt.Errorf("%s: schema %s of %s: the document's kinds have more than %d schema nodes together after resolving references (resource.MaxOpenAPIDocumentNodes)", doc.Name(), name, g, MaxOpenAPIDocumentNodes)
 		}
+		var s *kdvschema.Structural
+		if err == nil {
+			s, _, err = doc.SchemaForGVK(g)
+		}
+		if err != nil {
+			return notRegistered(kindError(err, name, g), len(gvks)-i)
+		}
+		nodes += n
 		ns := true
 		if namespaced != nil {
 			ns = namespaced(gvk)
@@ -135,6 +160,26 @@ func (r *Registry) AddOpenAPI(doc *kdvschema.Document, namespaced func(schema.Gr
 		r.Add(Schema{GVK: gvk, Structural: s, Namespaced: ns, Source: fmt.Sprintf("OpenAPI schema %s in %s", name, doc.Name())})
 	}
 	return nil
+}
+
+// kindError names the schema and kind an error of the document's resolver
+// is about when it does not already: the resolver's errors start with the
+// file and the path where the problem is, which may be in another schema
+// the kind's refers to.
+func kindError(err error, name string, g kdvschema.GroupVersionKind) error {
+	if strings.Contains(err.Error(), fmt.Sprintf("[%q]", name)) || strings.Contains(err.Error(), "schema "+name+" ") {
+		return err
+	}
+	return fmt.Errorf("%w (resolving schema %s of %s)", err, name, g)
+}
+
+// notRegistered says how many kinds of a document an error left
+// unregistered, when more than the one it is about.
+func notRegistered(err error, n int) error {
+	if n <= 1 {
+		return err
+	}
+	return fmt.Errorf("%w; this and %d more kinds of the document are not registered", err, n-1)
 }
 
 // Kinds lists the kinds added explicitly, sorted.

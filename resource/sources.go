@@ -173,7 +173,7 @@ func LoadOpenAPIDir(reg *Registry, dir string, namespaced func(schema.GroupVersi
 	}
 	kinds := 0
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readOpenAPIFile(f)
 		if err != nil {
 			err = &manifest.Error{File: f, Index: -1, Item: -1, Msg: unwrapPath(err).Error()}
 			errs = append(errs, err)
@@ -192,6 +192,37 @@ func LoadOpenAPIDir(reg *Registry, dir string, namespaced func(schema.GroupVersi
 		kinds += len(doc.GVKs())
 	}
 	return kinds, errors.Join(errs...)
+}
+
+// MaxOpenAPIFileBytes bounds the size of one --schemas file. It is kdv's
+// limit: an apiserver's whole /openapi/v3 document for a group-version is
+// a few MB (api/v1 of Kubernetes 1.37 is 2.1 MB, the whole swagger.json
+// about 4 MB), and a file is decoded whole, at several times its size.
+const MaxOpenAPIFileBytes = 64 << 20
+
+// errTooLarge is the error of a file over MaxOpenAPIFileBytes.
+var errTooLarge = fmt.Errorf("larger than %d MiB (resource.MaxOpenAPIFileBytes)", MaxOpenAPIFileBytes>>20)
+
+// readOpenAPIFile reads a --schemas file of at most MaxOpenAPIFileBytes,
+// checking the size before reading (a regular file) and while reading
+// (one that grows, or a named pipe given by name).
+func readOpenAPIFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxOpenAPIFileBytes {
+		return nil, errTooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxOpenAPIFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxOpenAPIFileBytes {
+		return nil, errTooLarge
+	}
+	return data, nil
 }
 
 // unwrapPath drops a *fs.PathError's operation and path: the caller names the file.

@@ -85,11 +85,21 @@ func Check(crd *CRD, opts CheckOptions) (field.ErrorList, []string) {
 	}
 	var allErrs field.ErrorList
 	allErrs = append(allErrs, validateCRDName(c)...)
-	allErrs = append(allErrs, validateCRDSpec(c, opts, field.NewPath("spec"))...)
+	b := newErrBudget()
+	allErrs = append(allErrs, validateCRDSpec(c, opts, b, field.NewPath("spec"))...)
 	allErrs = append(allErrs, validateStoredVersions(c, field.NewPath("status").Child("storedVersions"))...)
 	allErrs = append(allErrs, validateAPIApproval(crd)...)
 	if crd.Spec.PreserveUnknownFields {
 		allErrs = append(allErrs, field.Invalid(field.NewPath("spec").Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
+	}
+	if len(allErrs) > MaxCheckErrors {
+		// Errors outside the schemas are few per field of the CRD, but
+		// MaxCheckErrors holds for the whole list.
+		b.dropped += len(allErrs) - MaxCheckErrors
+		allErrs = allErrs[:MaxCheckErrors]
+	}
+	if e := b.notice(); e != nil {
+		allErrs = append(allErrs, e)
 	}
 	// WarningsOnCreate runs only after validation passed (rest.BeforeCreate).
 	if len(allErrs) == 0 {
@@ -120,7 +130,7 @@ func validateCRDName(c *internalCRD) field.ErrorList {
 	return genericvalidation.ValidateObjectMetaAccessor(meta, false, nameFn, field.NewPath("metadata"))
 }
 
-func validateCRDSpec(c *internalCRD, opts CheckOptions, fldPath *field.Path) field.ErrorList {
+func validateCRDSpec(c *internalCRD, opts CheckOptions, b *errBudget, fldPath *field.Path) field.ErrorList {
 	spec := &c.crd.Spec
 	allErrs := field.ErrorList{}
 	if len(spec.Group) == 0 {
@@ -173,7 +183,7 @@ func validateCRDSpec(c *internalCRD, opts CheckOptions, fldPath *field.Path) fie
 			allErrs = append(allErrs, field.Invalid(vp.Child("deprecationWarning"), jsonValue{v.DeprecationWarning}, msg))
 		}
 		if v.schema != nil {
-			allErrs = append(allErrs, validateSchemaValidation(v.schema, c.statusEnabled(v), requireStructural, opts, vp.Child("schema"))...)
+			allErrs = append(allErrs, validateSchemaValidation(v.schema, c.statusEnabled(v), requireStructural, opts, b, vp.Child("schema"))...)
 		}
 		allErrs = append(allErrs, validateSubresources(v.subresources, vp.Child("subresources"))...)
 		for j, col := range v.columns {
@@ -208,7 +218,7 @@ func validateCRDSpec(c *internalCRD, opts CheckOptions, fldPath *field.Path) fie
 	}
 	allErrs = append(allErrs, validateNames(&names, fldPath.Child("names"))...)
 	if c.validation != nil {
-		allErrs = append(allErrs, validateSchemaValidation(c.validation, c.anyStatusEnabled(), requireStructural, opts, fldPath.Child("validation"))...)
+		allErrs = append(allErrs, validateSchemaValidation(c.validation, c.anyStatusEnabled(), requireStructural, opts, b, fldPath.Child("validation"))...)
 	}
 	allErrs = append(allErrs, validateSubresources(c.subresources, fldPath.Child("subresources"))...)
 	for j, col := range c.columns {

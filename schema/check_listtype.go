@@ -14,60 +14,87 @@ import (
 // and x-kubernetes-list-map-keys on one schema node, as
 // ValidateCustomResourceDefinitionOpenAPISchema does on create
 // (requireAtomicSetType is true on create).
-func validateListAndMapTypes(schema *Props, fldPath *field.Path) field.ErrorList {
-	allErrs := field.ErrorList{}
+func validateListAndMapTypes(out *errSink, schema *Props, fldPath *field.Path) {
 	if schema.XMapType != nil && schema.Type != "object" {
 		if len(schema.Type) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-map-type is specified"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("type"), "must be object if x-kubernetes-map-type is specified"))
+			}
 		} else {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), schema.Type, "must be object if x-kubernetes-map-type is specified"))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("type"), schema.Type, "must be object if x-kubernetes-map-type is specified"))
+			}
 		}
 	}
 	if schema.XMapType != nil && *schema.XMapType != "atomic" && *schema.XMapType != "granular" {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("x-kubernetes-map-type"), *schema.XMapType, []string{"atomic", "granular"}))
+		if out.ok() {
+			out.add(field.NotSupported(fldPath.Child("x-kubernetes-map-type"), *schema.XMapType, []string{"atomic", "granular"}))
+		}
 	}
 	if schema.XListType != nil && schema.Type != "array" {
 		if len(schema.Type) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be array if x-kubernetes-list-type is specified"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("type"), "must be array if x-kubernetes-list-type is specified"))
+			}
 		} else {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), schema.Type, "must be array if x-kubernetes-list-type is specified"))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("type"), schema.Type, "must be array if x-kubernetes-list-type is specified"))
+			}
 		}
 	} else if schema.XListType != nil && *schema.XListType == "set" && schema.Items != nil && schema.Items.Schema != nil {
 		is := schema.Items.Schema
 		switch is.Type {
 		case "array":
 			if is.XListType != nil && *is.XListType != "atomic" {
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("x-kubernetes-list-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+				if out.ok() {
+					out.add(field.Invalid(fldPath.Child("items").Child("x-kubernetes-list-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+				}
 			}
 		case "object":
 			if is.XMapType == nil || *is.XMapType != "atomic" {
 				// The apiserver reports the items' list type here, not the map type.
-				allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("x-kubernetes-map-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+				if out.ok() {
+					out.add(field.Invalid(fldPath.Child("items").Child("x-kubernetes-map-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+				}
 			}
 		}
 	}
 	if schema.XListType != nil && *schema.XListType != "atomic" && *schema.XListType != "set" && *schema.XListType != "map" {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("x-kubernetes-list-type"), *schema.XListType, []string{"atomic", "set", "map"}))
+		if out.ok() {
+			out.add(field.NotSupported(fldPath.Child("x-kubernetes-list-type"), *schema.XListType, []string{"atomic", "set", "map"}))
+		}
 	}
 	if len(schema.XListMapKeys) > 0 {
 		if schema.XListType == nil {
-			allErrs = append(allErrs, field.Required(fldPath.Child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"))
+			}
 		} else if *schema.XListType != "map" {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-type"), *schema.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("x-kubernetes-list-type"), *schema.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
+			}
 		}
 	}
 	if schema.XListType != nil && *schema.XListType == "map" {
 		if len(schema.XListMapKeys) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+			}
 		}
 		if schema.Items == nil {
-			allErrs = append(allErrs, field.Required(fldPath.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+			}
 		}
 		if schema.Items != nil && schema.Items.Schema == nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("items"), toInternal(schema).Items, "must only have a single schema if x-kubernetes-list-type is map"))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("items"), toInternal(schema).Items, "must only have a single schema if x-kubernetes-list-type is map"))
+			}
 		}
 		if schema.Items != nil && schema.Items.Schema != nil && schema.Items.Schema.Type != "object" {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("type"), schema.Items.Schema.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("items").Child("type"), schema.Items.Schema.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+			}
 		}
 		if schema.Items != nil && schema.Items.Schema != nil && schema.Items.Schema.Type == "object" {
 			keys := map[string]bool{}
@@ -75,35 +102,41 @@ func validateListAndMapTypes(schema *Props, fldPath *field.Path) field.ErrorList
 				if s, ok := schema.Items.Schema.Properties[k]; ok {
 					if s.Type == "array" || s.Type == "object" {
 						// The apiserver reports the items' type as the bad value.
-						allErrs = append(allErrs, field.Invalid(fldPath.Child("items").Child("properties").Key(k).Child("type"), schema.Items.Schema.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+						if out.ok() {
+							out.add(field.Invalid(fldPath.Child("items").Child("properties").Key(k).Child("type"), schema.Items.Schema.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+						}
 					}
 				} else {
-					allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), schema.XListMapKeys, "entries must all be names of item properties"))
+					if out.ok() {
+						out.add(field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), schema.XListMapKeys, "entries must all be names of item properties"))
+					}
 				}
 				if keys[k] {
-					allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), schema.XListMapKeys, "must not contain duplicate entries"))
+					if out.ok() {
+						out.add(field.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), schema.XListMapKeys, "must not contain duplicate entries"))
+					}
 				}
 				keys[k] = true
 			}
 		}
 	}
-	return allErrs
 }
 
 // validateMapListKeysMapSet mirrors apiextensions validation
 // validateMapListKeysMapSet: set and map items are not nullable, map keys are
 // required or defaulted and not nullable.
-func validateMapListKeysMapSet(schema *Props, fldPath *field.Path) field.ErrorList {
+func validateMapListKeysMapSet(out *errSink, schema *Props, fldPath *field.Path) {
 	if schema.Items == nil || schema.Items.Schema == nil || schema.XListType == nil {
-		return nil
+		return
 	}
 	if *schema.XListType != "set" && *schema.XListType != "map" {
-		return nil
+		return
 	}
-	allErrs := field.ErrorList{}
 	items := schema.Items.Schema
 	if items.Nullable {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("items").Child("nullable"), "cannot be nullable when x-kubernetes-list-type is "+*schema.XListType))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("items").Child("nullable"), "cannot be nullable when x-kubernetes-list-type is "+*schema.XListType))
+		}
 	}
 	if *schema.XListType == "map" {
 		isRequired := map[string]bool{}
@@ -116,14 +149,17 @@ func validateMapListKeysMapSet(schema *Props, fldPath *field.Path) field.ErrorLi
 				continue
 			}
 			if !isRequired[k] && obj.Default == nil {
-				allErrs = append(allErrs, field.Required(fldPath.Child("items").Child("properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+				if out.ok() {
+					out.add(field.Required(fldPath.Child("items").Child("properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+				}
 			}
 			if obj.Nullable {
-				allErrs = append(allErrs, field.Forbidden(fldPath.Child("items").Child("properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+				if out.ok() {
+					out.add(field.Forbidden(fldPath.Child("items").Child("properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+				}
 			}
 		}
 	}
-	return allErrs
 }
 
 var unescapeMatcher = regexp.MustCompile(`\\.`)

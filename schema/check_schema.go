@@ -33,7 +33,7 @@ func (j jsonValue) MarshalJSON() ([]byte, error) { return json.Marshal(j.v) }
 // validateSchemaValidation checks one openAPIV3Schema (apiextensions
 // validation validateCustomResourceDefinitionValidation). schema is the
 // apiserver view. fldPath is the path of the "schema"/"validation" object.
-func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructural bool, opts CheckOptions, fldPath *field.Path) field.ErrorList {
+func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructural bool, opts CheckOptions, b *errBudget, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if schema == nil {
 		return allErrs
@@ -66,6 +66,7 @@ func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructur
 	}
 
 	schemaPath := fldPath.Child("openAPIV3Schema")
+	dropped0 := b.dropped // errors dropped before this schema
 	var structuralInitErrs field.ErrorList
 	var ss *Structural
 	structuralOK := false
@@ -73,11 +74,15 @@ func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructur
 		s, err := NewStructural(schema)
 		if err != nil {
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
-		} else if errs := ValidateStructural(schemaPath, s); len(errs) > 0 {
+		} else if errs := validateStructural(schemaPath, s, b); len(errs) > 0 || b.dropped > dropped0 {
 			allErrs = append(allErrs, errs...)
+		} else if opts.ValidateDefaults != nil && b.spent() {
+			// Defaults are validated only when there is room for their
+			// errors: the count of errors not shown becomes a lower bound.
+			b.partial = true
 		} else if opts.ValidateDefaults != nil {
 			if errs := opts.ValidateDefaults(s, schemaPath); len(errs) > 0 {
-				allErrs = append(allErrs, errs...)
+				allErrs = b.keep(allErrs, errs)
 			} else {
 				ss, structuralOK = s, true
 			}
@@ -86,22 +91,33 @@ func validateSchemaValidation(schema *Props, statusEnabled bool, requireStructur
 		}
 	}
 	ssv := &standardValidator{allowDefaults: true}
-	schemaErrs := validateOpenAPISchema(schema, schemaPath, ssv, true)
+	out := &errSink{b: b}
+	validateOpenAPISchema(out, schema, schemaPath, ssv, true)
+	schemaErrs := out.errs
 	allErrs = append(allErrs, schemaErrs...)
 	// CEL compilation runs only on structural schemas whose defaults
 	// validate, and the apiserver skips a node's rules when that node or one
 	// below it has schema errors: the hook compiles the whole tree, and the
-	// errors of such nodes' rules are dropped.
+	// errors of such nodes' rules are dropped. When errors were dropped,
+	// schemaErrs is incomplete and cannot tell which rule errors the
+	// apiserver drops: the rules are not compiled, and the count of errors
+	// not shown becomes a lower bound.
 	if structuralOK && opts.ValidateSchema != nil {
-		for _, e := range opts.ValidateSchema(ss, schemaPath) {
-			if !ruleNodeHasSchemaErrors(e.Field, schemaErrs) {
-				allErrs = append(allErrs, e)
+		if b.spent() {
+			b.partial = true
+		} else {
+			for _, e := range opts.ValidateSchema(ss, schemaPath) {
+				if !ruleNodeHasSchemaErrors(e.Field, schemaErrs) && b.take() {
+					b.charge(e)
+					allErrs = append(allErrs, e)
+				}
 			}
 		}
 	}
-	if len(allErrs) == 0 && len(structuralInitErrs) > 0 {
+	if len(allErrs) == 0 && b.dropped == dropped0 && len(structuralInitErrs) > 0 {
 		allErrs = append(allErrs, structuralInitErrs...)
 	}
+	b.droppedAt(schemaPath)
 	return allErrs
 }
 
@@ -126,68 +142,92 @@ func (v *standardValidator) withInsideResourceMeta() *standardValidator {
 }
 
 // validate is specStandardValidatorV3.validate: keywords CRD schemas forbid.
-func (v *standardValidator) validate(schema *Props, fldPath *field.Path) field.ErrorList {
-	allErrs := field.ErrorList{}
+func (v *standardValidator) validate(out *errSink, schema *Props, fldPath *field.Path) {
 	if len(schema.Type) > 0 && !contains(openapiV3Types, schema.Type) {
-		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), schema.Type, openapiV3Types))
+		if out.ok() {
+			out.add(field.NotSupported(fldPath.Child("type"), schema.Type, openapiV3Types))
+		}
 	}
 	if schema.Default != nil && !v.allowDefaults {
 		detail := "must not be set"
 		if len(v.disallowDefaultsReason) > 0 {
 			detail += " " + v.disallowDefaultsReason
 		}
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("default"), detail))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("default"), detail))
+		}
 	}
 	if schema.ID != "" {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("id"), "id is not supported"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("id"), "id is not supported"))
+		}
 	}
 	if schema.AdditionalItems != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
+		}
 	}
 	if len(schema.PatternProperties) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
+		}
 	}
 	if len(schema.Definitions) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
+		}
 	}
 	if schema.Dependencies != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
+		}
 	}
 	if schema.Ref != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
+		}
 	}
 	if schema.Type == "null" {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+		}
 	}
 	if schema.Items != nil && len(schema.Items.Schemas) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
+		}
 	}
 	if v.insideResourceMeta && schema.XEmbeddedResource {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+		}
 	}
-	return allErrs
 }
 
 // validateOpenAPISchema mirrors ValidateCustomResourceDefinitionOpenAPISchema
 // without the CEL part (left to CheckOptions.ValidateSchema). Properties are
 // visited in sorted order where the apiserver ranges over a map.
-func validateOpenAPISchema(schema *Props, fldPath *field.Path, ssv *standardValidator, isRoot bool) field.ErrorList {
+func validateOpenAPISchema(out *errSink, schema *Props, fldPath *field.Path, ssv *standardValidator, isRoot bool) {
 	if schema == nil {
-		return nil
+		return
 	}
-	allErrs := ssv.validate(schema, fldPath)
+	ssv.validate(out, schema, fldPath)
 	if schema.UniqueItems {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+		}
 	}
 	if schema.AdditionalProperties != nil {
 		if len(schema.Properties) != 0 && (!schema.AdditionalProperties.Allows || schema.AdditionalProperties.Schema != nil) {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+			if out.ok() {
+				out.add(field.Forbidden(fldPath.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+			}
 		}
 		sub := ssv
 		if ssv.insideResourceMeta {
 			sub = ssv.withForbiddenDefaults("inside additionalProperties applying to object metadata")
 		}
-		allErrs = append(allErrs, validateOpenAPISchema(schema.AdditionalProperties.Schema, fldPath.Child("additionalProperties"), sub, false)...)
+		validateOpenAPISchema(out, schema.AdditionalProperties.Schema, fldPath.Child("additionalProperties"), sub, false)
 	}
 	for _, property := range sortedKeys(schema.Properties) {
 		sub := ssv
@@ -198,75 +238,92 @@ func validateOpenAPISchema(schema *Props, fldPath *field.Path, ssv *standardVali
 			}
 		}
 		p := schema.Properties[property]
-		allErrs = append(allErrs, validateOpenAPISchema(&p, fldPath.Child("properties").Key(property), sub, false)...)
+		validateOpenAPISchema(out, &p, fldPath.Child("properties").Key(property), sub, false)
 	}
-	allErrs = append(allErrs, validateOpenAPISchema(schema.Not, fldPath.Child("not"), ssv, false)...)
+	validateOpenAPISchema(out, schema.Not, fldPath.Child("not"), ssv, false)
 	for i := range schema.AllOf {
-		allErrs = append(allErrs, validateOpenAPISchema(&schema.AllOf[i], fldPath.Child("allOf").Index(i), ssv, false)...)
+		validateOpenAPISchema(out, &schema.AllOf[i], fldPath.Child("allOf").Index(i), ssv, false)
 	}
 	for i := range schema.OneOf {
-		allErrs = append(allErrs, validateOpenAPISchema(&schema.OneOf[i], fldPath.Child("oneOf").Index(i), ssv, false)...)
+		validateOpenAPISchema(out, &schema.OneOf[i], fldPath.Child("oneOf").Index(i), ssv, false)
 	}
 	for i := range schema.AnyOf {
-		allErrs = append(allErrs, validateOpenAPISchema(&schema.AnyOf[i], fldPath.Child("anyOf").Index(i), ssv, false)...)
+		validateOpenAPISchema(out, &schema.AnyOf[i], fldPath.Child("anyOf").Index(i), ssv, false)
 	}
 	for _, k := range sortedKeys(schema.Definitions) {
 		d := schema.Definitions[k]
-		allErrs = append(allErrs, validateOpenAPISchema(&d, fldPath.Child("definitions").Key(k), ssv, false)...)
+		validateOpenAPISchema(out, &d, fldPath.Child("definitions").Key(k), ssv, false)
 	}
 	if schema.Items != nil {
-		allErrs = append(allErrs, validateOpenAPISchema(schema.Items.Schema, fldPath.Child("items"), ssv, false)...)
+		validateOpenAPISchema(out, schema.Items.Schema, fldPath.Child("items"), ssv, false)
 		for i := range schema.Items.Schemas {
-			allErrs = append(allErrs, validateOpenAPISchema(&schema.Items.Schemas[i], fldPath.Child("items").Index(i), ssv, false)...)
+			validateOpenAPISchema(out, &schema.Items.Schemas[i], fldPath.Child("items").Index(i), ssv, false)
 		}
 	}
 	for _, k := range sortedKeys(schema.Dependencies) {
-		allErrs = append(allErrs, validateOpenAPISchema(schema.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ssv, false)...)
+		validateOpenAPISchema(out, schema.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ssv, false)
 	}
 	if schema.XPreserveUnknownFields != nil && !*schema.XPreserveUnknownFields {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), *schema.XPreserveUnknownFields, "must be true or undefined"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), *schema.XPreserveUnknownFields, "must be true or undefined"))
+		}
 	}
-	allErrs = append(allErrs, validateListAndMapTypes(schema, fldPath)...)
-	allErrs = append(allErrs, validateMapListKeysMapSet(schema, fldPath)...)
-	allErrs = append(allErrs, validateXValidations(schema, fldPath)...)
-	return allErrs
+	validateListAndMapTypes(out, schema, fldPath)
+	validateMapListKeysMapSet(out, schema, fldPath)
+	validateXValidations(out, schema, fldPath)
 }
 
 // validateXValidations checks the x-kubernetes-validations entries without
 // compiling them: empty rules, messages, reasons and fieldPaths.
-func validateXValidations(schema *Props, fldPath *field.Path) field.ErrorList {
-	allErrs := field.ErrorList{}
+func validateXValidations(out *errSink, schema *Props, fldPath *field.Path) {
 	for i, rule := range schema.XValidations {
 		p := fldPath.Child("x-kubernetes-validations").Index(i)
 		trimmedRule := strings.TrimSpace(rule.Rule)
 		trimmedMsg := strings.TrimSpace(rule.Message)
 		trimmedMsgExpr := strings.TrimSpace(rule.MessageExpression)
 		if len(trimmedRule) == 0 {
-			allErrs = append(allErrs, field.Required(p.Child("rule"), "rule is not specified"))
+			if out.ok() {
+				out.add(field.Required(p.Child("rule"), "rule is not specified"))
+			}
 		} else if len(rule.Message) > 0 && len(trimmedMsg) == 0 {
-			allErrs = append(allErrs, field.Invalid(p.Child("message"), rule.Message, "must be non-empty if specified"))
+			if out.ok() {
+				out.add(field.Invalid(p.Child("message"), rule.Message, "must be non-empty if specified"))
+			}
 		} else if newlineMatcher.MatchString(trimmedMsg) {
-			allErrs = append(allErrs, field.Invalid(p.Child("message"), rule.Message, "must not contain line breaks"))
+			if out.ok() {
+				out.add(field.Invalid(p.Child("message"), rule.Message, "must not contain line breaks"))
+			}
 		} else if newlineMatcher.MatchString(trimmedRule) && len(trimmedMsg) == 0 {
-			allErrs = append(allErrs, field.Required(p.Child("message"), "message must be specified if rule contains line breaks"))
+			if out.ok() {
+				out.add(field.Required(p.Child("message"), "message must be specified if rule contains line breaks"))
+			}
 		}
 		if len(rule.MessageExpression) > 0 && len(trimmedMsgExpr) == 0 {
-			allErrs = append(allErrs, field.Required(p.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+			if out.ok() {
+				out.add(field.Required(p.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+			}
 		}
 		if rule.Reason != nil && !contains(supportedValidationReason, *rule.Reason) {
-			allErrs = append(allErrs, field.NotSupported(p.Child("reason"), *rule.Reason, supportedValidationReason))
+			if out.ok() {
+				out.add(field.NotSupported(p.Child("reason"), *rule.Reason, supportedValidationReason))
+			}
 		}
 		if len(rule.FieldPath) > 0 && len(strings.TrimSpace(rule.FieldPath)) == 0 {
-			allErrs = append(allErrs, field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must be non-empty if specified"))
+			if out.ok() {
+				out.add(field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must be non-empty if specified"))
+			}
 		}
 		if newlineMatcher.MatchString(rule.FieldPath) {
-			allErrs = append(allErrs, field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must not contain line breaks"))
+			if out.ok() {
+				out.add(field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must not contain line breaks"))
+			}
 		}
 		if len(rule.FieldPath) > 0 && !pathValid(schema, rule.FieldPath) {
-			allErrs = append(allErrs, field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must be a valid path"))
+			if out.ok() {
+				out.add(field.Invalid(p.Child("fieldPath"), rule.FieldPath, "must be a valid path"))
+			}
 		}
 	}
-	return allErrs
 }
 
 // pathValid mirrors apiextensions validation pathValid: a fieldPath must

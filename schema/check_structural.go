@@ -29,11 +29,26 @@ const (
 // pkg/apiserver/schema/validation.go and complete.go, with the CRD options
 // (no nested additionalProperties, no nested x-kubernetes-validations).
 // kdv's own extensions and XOther are ignored: the apiserver does not know them.
+//
+// At most MaxCheckErrors errors are built; the others are counted and
+// reported by one final TooMany error.
 func ValidateStructural(fldPath *field.Path, s *Structural) field.ErrorList {
-	allErrs := field.ErrorList{}
-	allErrs = append(allErrs, validateStructuralInvariants(s, rootLevel, fldPath)...)
-	allErrs = append(allErrs, validateStructuralCompleteness(s, fldPath)...)
-	return sortErrors(allErrs)
+	b := newErrBudget()
+	errs := validateStructural(fldPath, s, b)
+	b.droppedAt(fldPath)
+	if e := b.notice(); e != nil {
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// validateStructural is ValidateStructural under the budget b, without the
+// final notice.
+func validateStructural(fldPath *field.Path, s *Structural, b *errBudget) field.ErrorList {
+	out := &errSink{b: b, errs: field.ErrorList{}}
+	validateStructuralInvariants(out, s, rootLevel, fldPath)
+	validateStructuralCompleteness(out, s, fldPath)
+	return sortErrors(out.errs)
 }
 
 // sortErrors sorts errors by their Error() text, computing each text once.
@@ -51,84 +66,111 @@ func sortErrors(errs field.ErrorList) field.ErrorList {
 	return out
 }
 
-func validateStructuralInvariants(s *Structural, lvl level, fldPath *field.Path) field.ErrorList {
+func validateStructuralInvariants(out *errSink, s *Structural, lvl level, fldPath *field.Path) {
 	if s == nil {
-		return nil
+		return
 	}
-	allErrs := field.ErrorList{}
 	if s.Type == "array" && s.Items == nil {
-		allErrs = append(allErrs, field.Required(fldPath.Child("items"), "must be specified"))
+		if out.ok() {
+			out.add(field.Required(fldPath.Child("items"), "must be specified"))
+		}
 	}
-	allErrs = append(allErrs, validateStructuralInvariants(s.Items, itemLevel, fldPath.Child("items"))...)
+	validateStructuralInvariants(out, s.Items, itemLevel, fldPath.Child("items"))
 	for _, k := range sortedKeys(s.Properties) {
 		v := s.Properties[k]
-		allErrs = append(allErrs, validateStructuralInvariants(&v, fieldLevel, fldPath.Child("properties").Key(k))...)
+		validateStructuralInvariants(out, &v, fieldLevel, fldPath.Child("properties").Key(k))
 	}
 	if s.AdditionalProperties != nil {
 		if lvl == rootLevel {
-			allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+			if out.ok() {
+				out.add(field.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+			}
 		}
 		if s.AdditionalProperties.Structural != nil {
-			allErrs = append(allErrs, validateStructuralInvariants(s.AdditionalProperties.Structural, fieldLevel, fldPath.Child("additionalProperties"))...)
+			validateStructuralInvariants(out, s.AdditionalProperties.Structural, fieldLevel, fldPath.Child("additionalProperties"))
 		}
 	}
 
 	if s.XIntOrString && s.XPreserveUnknownFields {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), s.XPreserveUnknownFields, "must be false if x-kubernetes-int-or-string is true"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), s.XPreserveUnknownFields, "must be false if x-kubernetes-int-or-string is true"))
+		}
 	}
 	if s.XIntOrString && s.XEmbeddedResource {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), s.XEmbeddedResource, "must be false if x-kubernetes-int-or-string is true"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), s.XEmbeddedResource, "must be false if x-kubernetes-int-or-string is true"))
+		}
 	}
 
 	skipAnyOf := isIntOrStringAnyOfPattern(s)
 	skipFirstAllOfAnyOf := isIntOrStringAllOfPattern(s)
-	allErrs = append(allErrs, validateValueValidation(s.ValueValidation, skipAnyOf, skipFirstAllOfAnyOf, lvl, fldPath)...)
+	validateValueValidation(out, s.ValueValidation, skipAnyOf, skipFirstAllOfAnyOf, lvl, fldPath)
 
 	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
 	if s.XEmbeddedResource && s.Type != "object" {
 		if len(s.Type) == 0 {
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+			}
 		} else {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+			}
 		}
 	} else if len(s.Type) == 0 && !s.XIntOrString && !s.XPreserveUnknownFields {
 		switch lvl {
 		case rootLevel:
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must not be empty at the root"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("type"), "must not be empty at the root"))
+			}
 		case itemLevel:
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must not be empty for specified array items"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("type"), "must not be empty for specified array items"))
+			}
 		case fieldLevel:
-			allErrs = append(allErrs, field.Required(fldPath.Child("type"), "must not be empty for specified object fields"))
+			if out.ok() {
+				out.add(field.Required(fldPath.Child("type"), "must not be empty for specified object fields"))
+			}
 		}
 	}
 	if s.XEmbeddedResource && s.AdditionalProperties != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+		}
 	}
 	if lvl == rootLevel && len(s.Type) > 0 && s.Type != "object" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+		}
 	}
 	if kind, found := s.Properties["kind"]; found && checkMetadata && kind.Type != "string" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("properties").Key("kind").Child("type"), kind.Type, "must be string"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("properties").Key("kind").Child("type"), kind.Type, "must be string"))
+		}
 	}
 	if apiVersion, found := s.Properties["apiVersion"]; found && checkMetadata && apiVersion.Type != "string" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("properties").Key("apiVersion").Child("type"), apiVersion.Type, "must be string"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("properties").Key("apiVersion").Child("type"), apiVersion.Type, "must be string"))
+		}
 	}
 	if metadata, found := s.Properties["metadata"]; found {
-		allErrs = append(allErrs, validateStructuralMetadataInvariants(metadata, checkMetadata, lvl, fldPath.Child("properties").Key("metadata"))...)
+		validateStructuralMetadataInvariants(out, metadata, checkMetadata, lvl, fldPath.Child("properties").Key("metadata"))
 	}
 	if s.XEmbeddedResource && !s.XPreserveUnknownFields && len(s.Properties) == 0 {
-		allErrs = append(allErrs, field.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		if out.ok() {
+			out.add(field.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		}
 	}
-	return allErrs
 }
 
 // validateStructuralMetadataInvariants restricts the root metadata schema to
 // name and generateName (apiserver validateStructuralMetadataInvariants).
 // s is a shallow copy and may be changed.
-func validateStructuralMetadataInvariants(s Structural, checkMetadata bool, lvl level, fldPath *field.Path) field.ErrorList {
-	allErrs := field.ErrorList{}
+func validateStructuralMetadataInvariants(out *errSink, s Structural, checkMetadata bool, lvl level, fldPath *field.Path) {
 	if checkMetadata && s.Type != "object" {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), s.Type, "must be object"))
+		if out.ok() {
+			out.add(field.Invalid(fldPath.Child("type"), s.Type, "must be object"))
+		}
 	}
 	if lvl == rootLevel {
 		_, foundName := s.Properties["name"]
@@ -145,10 +187,11 @@ func validateStructuralMetadataInvariants(s Structural, checkMetadata bool, lvl 
 			s.ValueValidation = &ValueValidation{}
 		}
 		if !reflect.DeepEqual(s, Structural{ValueValidation: &ValueValidation{}}) {
-			allErrs = append(allErrs, field.Forbidden(fldPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+			if out.ok() {
+				out.add(field.Forbidden(fldPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+			}
 		}
 	}
-	return allErrs
 }
 
 // apiserverExtensions drops the extensions the apiserver does not know.
@@ -181,140 +224,170 @@ func isIntOrStringAllOfPattern(s *Structural) bool {
 
 // validateValueValidation checks junctors and patterns (CRD options: no
 // nested additionalProperties or x-kubernetes-validations).
-func validateValueValidation(v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *field.Path) field.ErrorList {
+func validateValueValidation(out *errSink, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *field.Path) {
 	if v == nil {
-		return nil
+		return
 	}
-	allErrs := field.ErrorList{}
 	if !skipAnyOf {
 		for i := range v.AnyOf {
-			allErrs = append(allErrs, validateNestedValueValidation(&v.AnyOf[i], false, false, lvl, fldPath.Child("anyOf").Index(i))...)
+			validateNestedValueValidation(out, &v.AnyOf[i], false, false, lvl, fldPath.Child("anyOf").Index(i))
 		}
 	}
 	for i := range v.AllOf {
-		allErrs = append(allErrs, validateNestedValueValidation(&v.AllOf[i], skipFirstAllOfAnyOf && i == 0, false, lvl, fldPath.Child("allOf").Index(i))...)
+		validateNestedValueValidation(out, &v.AllOf[i], skipFirstAllOfAnyOf && i == 0, false, lvl, fldPath.Child("allOf").Index(i))
 	}
 	for i := range v.OneOf {
-		allErrs = append(allErrs, validateNestedValueValidation(&v.OneOf[i], false, false, lvl, fldPath.Child("oneOf").Index(i))...)
+		validateNestedValueValidation(out, &v.OneOf[i], false, false, lvl, fldPath.Child("oneOf").Index(i))
 	}
-	allErrs = append(allErrs, validateNestedValueValidation(v.Not, false, false, lvl, fldPath.Child("not"))...)
+	validateNestedValueValidation(out, v.Not, false, false, lvl, fldPath.Child("not"))
 	if len(v.Pattern) > 0 {
 		if _, err := regexp.Compile(v.Pattern); err != nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("pattern"), v.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+			if out.ok() {
+				out.add(field.Invalid(fldPath.Child("pattern"), v.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+			}
 		}
 	}
-	return allErrs
 }
 
 // validateNestedValueValidation checks a schema below a junctor: it must not
 // carry types, defaults, descriptions or structural extensions.
-func validateNestedValueValidation(v *NestedValueValidation, skipAnyOf, skipAllOfAnyOf bool, lvl level, fldPath *field.Path) field.ErrorList {
+func validateNestedValueValidation(out *errSink, v *NestedValueValidation, skipAnyOf, skipAllOfAnyOf bool, lvl level, fldPath *field.Path) {
 	if v == nil {
-		return nil
+		return
 	}
-	allErrs := field.ErrorList{}
-	allErrs = append(allErrs, validateValueValidation(&v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath)...)
-	allErrs = append(allErrs, validateNestedValueValidation(v.Items, false, false, lvl, fldPath.Child("items"))...)
+	validateValueValidation(out, &v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath)
+	validateNestedValueValidation(out, v.Items, false, false, lvl, fldPath.Child("items"))
 	for _, k := range sortedKeys(v.Properties) {
 		fld := v.Properties[k]
-		allErrs = append(allErrs, validateNestedValueValidation(&fld, false, false, fieldLevel, fldPath.Child("properties").Key(k))...)
+		validateNestedValueValidation(out, &fld, false, false, fieldLevel, fldPath.Child("properties").Key(k))
 	}
 	g, x := &v.ForbiddenGenerics, &v.ForbiddenExtensions
 	if len(g.Type) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("type"), "must be empty to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("type"), "must be empty to be structural"))
+		}
 	}
 	if v.AdditionalProperties != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalProperties"), "must be undefined to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("additionalProperties"), "must be undefined to be structural"))
+		}
 	}
 	if g.Default.Object != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("default"), "must be undefined to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("default"), "must be undefined to be structural"))
+		}
 	}
 	if len(g.Title) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("title"), "must be empty to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("title"), "must be empty to be structural"))
+		}
 	}
 	if len(g.Description) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("description"), "must be empty to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("description"), "must be empty to be structural"))
+		}
 	}
 	if g.Nullable {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("nullable"), "must be false to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("nullable"), "must be false to be structural"))
+		}
 	}
 	if x.XPreserveUnknownFields {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"))
+		}
 	}
 	if x.XEmbeddedResource {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
+		}
 	}
 	if x.XIntOrString {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
+		}
 	}
 	if len(x.XListMapKeys) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
+		}
 	}
 	if x.XListType != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
+		}
 	}
 	if x.XMapType != nil {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
+		}
 	}
 	if len(v.XValidations) > 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("x-kubernetes-validations"), "must be empty to be structural"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("x-kubernetes-validations"), "must be empty to be structural"))
+		}
 	}
 	if _, found := v.Properties["metadata"]; found {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+		if out.ok() {
+			out.add(field.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+		}
 	}
-	return allErrs
 }
 
 // validateStructuralCompleteness requires every property and items schema
 // named in a value validation to exist in the structural part too
 // (apiserver complete.go).
-func validateStructuralCompleteness(s *Structural, fldPath *field.Path) field.ErrorList {
+func validateStructuralCompleteness(out *errSink, s *Structural, fldPath *field.Path) {
 	if s == nil {
-		return nil
+		return
 	}
-	return validateValueValidationCompleteness(s.ValueValidation, s, fldPath, fldPath)
+	validateValueValidationCompleteness(out, s.ValueValidation, s, fldPath, fldPath)
 }
 
-func validateValueValidationCompleteness(v *ValueValidation, s *Structural, sPath, vPath *field.Path) field.ErrorList {
+func validateValueValidationCompleteness(out *errSink, v *ValueValidation, s *Structural, sPath, vPath *field.Path) {
 	if v == nil {
-		return nil
+		return
 	}
 	if s == nil {
-		return field.ErrorList{field.Required(sPath, fmt.Sprintf("because it is defined in %s", vPath.String()))}
+		if out.ok() {
+			out.add(field.Required(sPath, fmt.Sprintf("because it is defined in %s", vPath.String())))
+		}
+		return
 	}
-	allErrs := field.ErrorList{}
-	allErrs = append(allErrs, validateNestedValueValidationCompleteness(v.Not, s, sPath, vPath.Child("not"))...)
+	validateNestedValueValidationCompleteness(out, v.Not, s, sPath, vPath.Child("not"))
 	for i := range v.AllOf {
-		allErrs = append(allErrs, validateNestedValueValidationCompleteness(&v.AllOf[i], s, sPath, vPath.Child("allOf").Index(i))...)
+		validateNestedValueValidationCompleteness(out, &v.AllOf[i], s, sPath, vPath.Child("allOf").Index(i))
 	}
 	for i := range v.AnyOf {
-		allErrs = append(allErrs, validateNestedValueValidationCompleteness(&v.AnyOf[i], s, sPath, vPath.Child("anyOf").Index(i))...)
+		validateNestedValueValidationCompleteness(out, &v.AnyOf[i], s, sPath, vPath.Child("anyOf").Index(i))
 	}
 	for i := range v.OneOf {
-		allErrs = append(allErrs, validateNestedValueValidationCompleteness(&v.OneOf[i], s, sPath, vPath.Child("oneOf").Index(i))...)
+		validateNestedValueValidationCompleteness(out, &v.OneOf[i], s, sPath, vPath.Child("oneOf").Index(i))
 	}
-	return allErrs
 }
 
-func validateNestedValueValidationCompleteness(v *NestedValueValidation, s *Structural, sPath, vPath *field.Path) field.ErrorList {
+func validateNestedValueValidationCompleteness(out *errSink, v *NestedValueValidation, s *Structural, sPath, vPath *field.Path) {
 	if v == nil {
-		return nil
+		return
 	}
 	if s == nil {
-		return field.ErrorList{field.Required(sPath, fmt.Sprintf("because it is defined in %s", vPath.String()))}
+		if out.ok() {
+			out.add(field.Required(sPath, fmt.Sprintf("because it is defined in %s", vPath.String())))
+		}
+		return
 	}
-	allErrs := field.ErrorList{}
-	allErrs = append(allErrs, validateValueValidationCompleteness(&v.ValueValidation, s, sPath, vPath)...)
-	allErrs = append(allErrs, validateNestedValueValidationCompleteness(v.Items, s.Items, sPath.Child("items"), vPath.Child("items"))...)
+	validateValueValidationCompleteness(out, &v.ValueValidation, s, sPath, vPath)
+	validateNestedValueValidationCompleteness(out, v.Items, s.Items, sPath.Child("items"), vPath.Child("items"))
 	for _, k := range sortedKeys(v.Properties) {
 		vFld := v.Properties[k]
 		if sFld, ok := s.Properties[k]; !ok {
-			allErrs = append(allErrs, field.Required(sPath.Child("properties").Key(k), fmt.Sprintf("because it is defined in %s", vPath.Child("properties").Key(k))))
+			if out.ok() {
+				out.add(field.Required(sPath.Child("properties").Key(k), fmt.Sprintf("because it is defined in %s", vPath.Child("properties").Key(k))))
+			}
 		} else {
-			allErrs = append(allErrs, validateNestedValueValidationCompleteness(&vFld, &sFld, sPath.Child("properties").Key(k), vPath.Child("properties").Key(k))...)
+			validateNestedValueValidationCompleteness(out, &vFld, &sFld, sPath.Child("properties").Key(k), vPath.Child("properties").Key(k))
 		}
 	}
-	return allErrs
 }
 
 // sortedKeys returns the keys of m in order, so that kdv reports errors

@@ -282,9 +282,10 @@ func deepWideCRD(data []byte) []byte {
 // FuzzDeepWideCRD: CRDs with deep and wide schemas parse, check and
 // convert (or fail with an error) without panicking, allocating at most a
 // fixed amount plus a constant factor of what they report. The report
-// itself can be quadratic in the depth: a chain of D non-structural levels
-// (types inside allOf, say) has D errors whose paths are up to D levels
-// long, as the apiserver's ValidateStructural reports them.
+// itself is bounded by MaxCheckErrors and MaxCheckErrorBytes: a chain of D
+// non-structural levels (types inside allOf, say) has D errors whose
+// paths are up to D levels long, as the apiserver's ValidateStructural
+// reports them, quadratic in the depth.
 func FuzzDeepWideCRD(f *testing.F) {
 	f.Add([]byte{0, 250})
 	f.Add([]byte{0, 255, 0, 5, 1, 3})

@@ -225,6 +225,11 @@ func TestDepthScalesLinearly(t *testing.T) {
 			}
 			Check(crd, CheckOptions{})
 		}},
+		{"Check with an error at every level", func(depth int) {
+			// Errors past the budget are counted, not built: the paths
+			// of an error per level were quadratic in the depth.
+			checkDeep(t, depth)
+		}},
 		{"ParseCRDObject", func(depth int) {
 			obj, err := decodeGeneric([]byte(crdWithSchema(deepItemsSchema(depth))))
 			if err != nil {

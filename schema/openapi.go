@@ -168,8 +168,23 @@ func (d *Document) NameForGVK(g GroupVersionKind) string { return d.gvks[g] }
 // the rules). The result shares subtrees with other results and must not be
 // modified; DeepCopy it first.
 func (d *Document) Props(name string) (*Props, error) {
+	res, err := d.resolved(name)
+	return res.p, err
+}
+
+// ResolvedNodes returns the number of schema nodes of the named schema
+// once its references are resolved: what Schema converts, at most
+// MaxResolvedNodes. Resolved schemas share subtrees, converted ones do
+// not; callers converting many schemas of one document bound their sum
+// with it before converting.
+func (d *Document) ResolvedNodes(name string) (int, error) {
+	res, err := d.resolved(name)
+	return res.size, err
+}
+
+func (d *Document) resolved(name string) (resolved, error) {
 	if _, ok := d.schemas[name]; !ok {
-		return nil, fmt.Errorf("%s: no schema %q", d.name, name)
+		return resolved{}, fmt.Errorf("%s: no schema %q", d.name, name)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -179,9 +194,9 @@ func (d *Document) Props(name string) (*Props, error) {
 	r := &resolver{d: d, top: name, onStack: map[string]int{}, seq: map[int]int{}}
 	res, err := r.resolveName(name, rawPath(d.schemaPath(name)))
 	if err != nil {
-		return nil, err
+		return resolved{}, err
 	}
-	return res.p, nil
+	return res, nil
 }
 
 // Schema returns the named schema resolved and converted to a Structural.
