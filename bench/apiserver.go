@@ -191,6 +191,14 @@ func (a *APIServer) Validate(obj, old map[string]any) field.ErrorList {
 			defaultNamespace(old)
 		}
 		ctx = request.WithNamespace(ctx, ns)
+	} else {
+		// rest.BeforeCreate and BeforeUpdate clear the namespace of a
+		// cluster-scoped object (EnsureObjectNamespaceMatchesRequestNamespace
+		// with the request's empty namespace) before validating it.
+		clearNamespace(obj)
+		if old != nil {
+			clearNamespace(old)
+		}
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	if old == nil {
@@ -210,6 +218,16 @@ func ErrorLines(errs field.ErrorList) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// clearNamespace removes a string metadata.namespace, as the handlers do
+// for cluster-scoped objects; other values are the decoder's business.
+func clearNamespace(obj map[string]any) {
+	if m, ok := obj["metadata"].(map[string]any); ok {
+		if _, isString := m["namespace"].(string); isString {
+			delete(m, "namespace")
+		}
+	}
 }
 
 // defaultNamespace gives obj the namespace "default" when it has none, as
