@@ -54,7 +54,6 @@ func TestStripZeroAndListUnique(t *testing.T) {
 			name string
 			node schema.Structural
 		}{
-			{"PodSpec.containers", pod.Properties["containers"]},
 			{"Container.env", ctr.Properties["env"]},
 			{"Container.ports", ctr.Properties["ports"]},
 			{"PodSpec.imagePullSecrets", pod.Properties["imagePullSecrets"]},
@@ -62,6 +61,20 @@ func TestStripZeroAndListUnique(t *testing.T) {
 		} {
 			if tc.node.XListType == nil || *tc.node.XListType != "map" || tc.node.XListUnique == nil || *tc.node.XListUnique {
 				t.Errorf("1.%d %s: list type %v, unique %v; want map, false", minor, tc.name, tc.node.XListType, tc.node.XListUnique)
+			}
+		}
+	}
+	// Lists whose uniqueness the hand-written validation enforces are
+	// declared so in the overlay (+k8s:listType=map): enforced.
+	for _, minor := range Versions() {
+		s, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"containers", "initContainers", "volumes"} {
+			p := s.Properties["spec"].Properties[f]
+			if p.XListType == nil || *p.XListType != "map" || p.XListUnique != nil {
+				t.Errorf("1.%d PodSpec.%s: list type %v, unique %v; want map, enforced", minor, f, p.XListType, p.XListUnique)
 			}
 		}
 	}
