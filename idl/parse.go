@@ -83,6 +83,11 @@ func nameEnd(s string) int {
 // parsePlain parses "+name", "+name=value" (the value is everything after
 // "=", as gengo's ExtractCommentTags takes it) and the KEP-4153
 // "+validationRule=\"expr\",message=...,reason=...,field=..." form.
+// firstArg names the leading positional argument of the KEP-4153 tags that
+// take "value,key=value,..." arguments: +validationRule="expr",message=...
+// and +validationError="minimum",message=....
+var firstArg = map[string]string{"validationRule": "rule", "validationError": "keyword"}
+
 func parsePlain(name, rest string) (*Tag, error) {
 	t := &Tag{Name: plainNames[name], Syntax: SyntaxPlain}
 	if rest == "" {
@@ -92,7 +97,7 @@ func parsePlain(name, rest string) (*Tag, error) {
 		return nil, fmt.Errorf("unexpected %q after tag name", rest[:1])
 	}
 	rest = strings.TrimSpace(rest[1:])
-	if t.Name == "validationRule" {
+	if first, ok := firstArg[t.Name]; ok {
 		parts, err := splitArgs(rest)
 		if err != nil {
 			return nil, err
@@ -100,7 +105,7 @@ func parsePlain(name, rest string) (*Tag, error) {
 		for i, p := range parts {
 			k, v, hasEq := strings.Cut(p, "=")
 			if i == 0 && (!hasEq || strings.HasPrefix(strings.TrimSpace(p), "\"") || strings.HasPrefix(strings.TrimSpace(p), "`")) {
-				k, v = "rule", p
+				k, v = first, p
 			} else if !hasEq {
 				return nil, fmt.Errorf("argument %q: want key=value", p)
 			}

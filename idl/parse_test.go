@@ -82,6 +82,8 @@ func TestParseTagPlain(t *testing.T) {
 		{`+validationRule="self.x > 0",message="x must be positive",reason=Forbidden,field="x"`,
 			`validationRule(rule: "self.x > 0", message: "x must be positive", reason: "Forbidden", fieldPath: "x")`},
 		{`+validationRule="a, b",messageExpression="'v: ' + self"`, `validationRule(rule: "a, b", messageExpression: "'v: ' + self")`},
+		{`+validationError="minimum",message="must be greater than or equal to 0"`,
+			`validationError(keyword: "minimum", message: "must be greater than or equal to 0")`},
 	}
 	for _, tt := range tests {
 		tg, err := ParseTag(tt.in, token.Position{})

@@ -58,6 +58,8 @@ var canonical = map[string]tagSpec{
 	"unique":     {value: vString, allowed: []string{"set", "map"}},
 	// CEL
 	"validationRule": {args: aNamed, names: []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"}, need: []string{"rule"}},
+	// x-kubernetes-validation-errors: a keyword's message and reason
+	"validationError": {args: aNamed, names: []string{"keyword", "message", "reason"}, need: []string{"keyword"}},
 	// transitions
 	"immutable": {}, "monotonic": {},
 	"update": {value: vString, allowed: []string{"NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"}},
@@ -144,7 +146,7 @@ var plainNames = map[string]string{
 	"minLength": "minLength", "maxLength": "maxLength", "minItems": "minItems", "maxItems": "maxItems",
 	"minProperties": "minProperties", "maxProperties": "maxProperties", "uniqueItems": "uniqueItems",
 	"pattern": "pattern", "format": "format", "nameFormat": "format",
-	"validationRule": "validationRule", "immutable": "immutable",
+	"validationRule": "validationRule", "validationError": "validationError", "immutable": "immutable",
 	"groupName": "groupName", "versionName": "versionName",
 	"patchStrategy": "patchStrategy", "patchMergeKey": "patchMergeKey",
 	"genclient": "genclient", "genclient:nonNamespaced": "nonNamespaced",

@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -59,5 +60,33 @@ func TestBuiltinDefaults(t *testing.T) {
 	  "subjects": [{"kind": "ServiceAccount", "name": "default", "namespace": "default"}]}`).(map[string]any), nil)
 	if out.Invalid() || out.Object["roleRef"].(map[string]any)["apiGroup"] != "rbac.authorization.k8s.io" {
 		t.Errorf("RoleBinding: %v %v %q %v", out.Errors, out.UnknownFields, out.DecodeError, out.Object["roleRef"])
+	}
+}
+
+// Value rules of the overlay give the apiserver's messages
+// (x-kubernetes-validation-errors): expectations from bench's
+// builtin-verdict (k8s.io/kubernetes v1.37.2) on the same object.
+func TestBuiltinOverlayValueRules(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	v, err := reg.Validator(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Validate(context.Background(), schematest.JSON(t, `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+	  "spec": {"replicas": -1, "selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}},
+	    "spec": {"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 70000, "hostPort": 0}]}]}}}}`).(map[string]any), nil)
+	var got []string
+	for _, e := range out.Errors {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		"spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+		"spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

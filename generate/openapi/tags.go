@@ -397,6 +397,25 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.rule(r)
 		pub()
+	case "validationError":
+		// x-kubernetes-validation-errors (kdv's extension, KEP-4153's
+		// custom error messages): the apiserver's wording for a value
+		// validation whose default wording differs.
+		if g.opts.StandardOnly {
+			g.report1(t, s, "x-kubernetes-validation-errors is not published with --standard-only")
+			return
+		}
+		kw, _ := t.Arg("keyword")
+		ve := schema.ValidationError{}
+		ve.Message, _ = t.Arg("message")
+		if v, ok := t.Arg("reason"); ok {
+			ve.Reason = v
+		}
+		if s.target.XValidationErrors == nil {
+			s.target.XValidationErrors = map[string]schema.ValidationError{}
+		}
+		s.target.XValidationErrors[kw] = ve
+		pub()
 	case "immutable":
 		// validate.Immutable: field.Invalid(fldPath, nil, "field is immutable")
 		// on any change, including set and unset. Changes of a present
