@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"strings"
 
 	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -15,7 +16,6 @@ import (
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/endpoints/request"
@@ -34,10 +34,8 @@ type APIServer struct {
 	// value-only comparisons (apiservervalidation.ValidateCustomResource).
 	Validator apiservervalidation.SchemaValidator
 	strategy  interface {
-		PrepareForCreate(ctx context.Context, obj runtime.Object)
-		PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
-		Validate(ctx context.Context, obj runtime.Object) field.ErrorList
-		ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList
+		rest.RESTCreateStrategy
+		rest.RESTUpdateStrategy
 	}
 }
 
@@ -180,7 +178,8 @@ func (a *APIServer) Decode(obj map[string]any) ([]string, error) {
 // as rest.BeforeCreate / rest.BeforeUpdate call the strategy:
 // PrepareForCreate (drops status when the status subresource is enabled)
 // or PrepareForUpdate (keeps the old status), then Validate or
-// ValidateUpdate. obj is modified in place.
+// ValidateUpdate, through rest.ValidateCreate and rest.ValidateUpdate as
+// BeforeCreate and BeforeUpdate call them. obj is modified in place.
 func (a *APIServer) Validate(obj, old map[string]any) field.ErrorList {
 	ctx := context.Background()
 	if a.Namespaced {
@@ -203,11 +202,14 @@ func (a *APIServer) Validate(obj, old map[string]any) field.ErrorList {
 	u := &unstructured.Unstructured{Object: obj}
 	if old == nil {
 		a.strategy.PrepareForCreate(ctx, u)
-		return a.strategy.Validate(ctx, u)
+		return rest.ValidateCreate(ctx, u, a.strategy)
 	}
 	o := &unstructured.Unstructured{Object: old}
 	a.strategy.PrepareForUpdate(ctx, u, o)
-	return a.strategy.ValidateUpdate(ctx, u, o)
+	// rest.ValidateUpdate runs the generic ObjectMeta checks
+	// (validateCommonFields: finalizer names, a path-segment name and
+	// generateName, ...) before the strategy's.
+	return rest.ValidateUpdate(ctx, u, o, a.strategy)
 }
 
 // ErrorLines renders errors as the apiserver prints them, one per line.

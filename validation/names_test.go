@@ -111,7 +111,7 @@ func TestMetaFastPathAgreesNameRules(t *testing.T) {
 		for i := 0; i < 2000; i++ {
 			obj := value.Of(map[string]any{"metadata": map[string]any{"name": gen()}})
 			fast := v.metaFastValid(obj, value.Value{}, false)
-			slow := v.rootMetaSlow(context.Background(), obj, value.Value{}, false)
+			_, slow := v.rootMetaSlow(context.Background(), obj, value.Value{}, false)
 			if fast && len(slow) > 0 {
 				t.Fatalf("%s: fast path accepts %v, apimachinery rejects it: %v", label, obj.Unstructured(), slow)
 			}
@@ -147,7 +147,7 @@ func FuzzNameRuleFastPath(f *testing.F) {
 		v := validators[int(k)%len(validators)]
 		obj := value.Of(map[string]any{"metadata": map[string]any{"name": name}})
 		fast := v.metaFastValid(obj, value.Value{}, false)
-		slow := v.rootMetaSlow(context.Background(), obj, value.Value{}, false)
+		_, slow := v.rootMetaSlow(context.Background(), obj, value.Value{}, false)
 		if fast != (len(slow) == 0) {
 			t.Fatalf("%v %q: fast path %v, apimachinery %v", kinds[int(k)%len(kinds)], name, fast, slow)
 		}

@@ -56,20 +56,23 @@ func (v *Validator) typeMeta(obj value.Value) field.ErrorList {
 // rootMeta mirrors validateObjectMetaDeclaratively and its update variant
 // (validator.go): the root's metadata decoded to metav1.ObjectMeta and
 // validated with the name rule on create (Options.NameValidation, by default
-// the custom resources' DNS subdomain), and with the update rules (immutable
-// name, namespace, ...) on update, which do not check the name again.
-func (v *Validator) rootMeta(ctx context.Context, obj, old value.Value, update bool) field.ErrorList {
+// the custom resources' DNS subdomain), and on update with the generic
+// checks of rest.ValidateUpdate (path-segment name, finalizers, ...)
+// followed by the update rules (immutable name, namespace, ...). common are
+// the generic checks, which the apiserver runs outside the strategy: they
+// come first and do not keep CEL rules from running.
+func (v *Validator) rootMeta(ctx context.Context, obj, old value.Value, update bool) (common, errs field.ErrorList) {
 	if v.metaFastValid(obj, old, update) {
-		return nil
+		return nil, nil
 	}
 	return v.rootMetaSlow(ctx, obj, old, update)
 }
 
 // rootMetaSlow is rootMeta through apimachinery's ObjectMeta validation.
-func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, update bool) field.ErrorList {
+func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, update bool) (common, errs field.ErrorList) {
 	meta, errs := rootObjectMeta(obj)
 	if len(errs) > 0 {
-		return errs
+		return nil, errs
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !update {
 		meta.Name = meta.GenerateName + generatedSuffix
@@ -84,23 +87,37 @@ func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, upda
 		if v.opts.NameValidation != nil {
 			nameFn = v.opts.NameValidation
 		}
-		return metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, namespaced, nameFn, p, declarativeBeta)
+		return nil, metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, namespaced, nameFn, p, declarativeBeta)
 	}
 	oldMeta, errs := rootObjectMeta(old)
 	if len(errs) > 0 {
-		return errs
+		return nil, errs
 	}
+	// rest.ValidateUpdate runs validateCommonFields before the strategy:
+	// the create-time ObjectMeta checks with a path-segment name rule
+	// (finalizer names, generateName, namespace, ...) and the update
+	// checks, which the strategy's own update validation then repeats, so
+	// the apiserver's causes list those errors twice (k8s.io/apiserver
+	// pkg/registry/rest/update.go).
+	common = metavalidation.ValidateObjectMetaAccessor(meta, namespaced, validatePathSegment, p)
+	common = append(common, metavalidation.ValidateObjectMetaAccessorUpdate(meta, oldMeta, p)...)
 	errs = metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Update, meta, oldMeta, namespaced, nil, p, declarativeBeta)
 	if v.opts.IgnoreResourceVersion {
-		out := errs[:0]
-		for _, e := range errs {
-			if e.Field != "metadata.resourceVersion" {
-				out = append(out, e)
-			}
-		}
-		errs = out
+		common, errs = withoutResourceVersion(common), withoutResourceVersion(errs)
 	}
-	return errs
+	return common, errs
+}
+
+// withoutResourceVersion drops the errors about metadata.resourceVersion
+// (Options.IgnoreResourceVersion).
+func withoutResourceVersion(errs field.ErrorList) field.ErrorList {
+	out := errs[:0]
+	for _, e := range errs {
+		if e.Field != "metadata.resourceVersion" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // rootObjectMeta is getObjectMeta (validator.go).

@@ -182,12 +182,14 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	if update {
 		ov = value.Of(old)
 	}
-	var errs field.ErrorList
+	var errs, common field.ErrorList
 	if v.opts.IsResourceRoot {
 		if tm := v.typeMeta(nv); len(tm) > 0 {
 			return tm, nil
 		}
-		errs = append(errs, v.rootMeta(ctx, nv, ov, update)...)
+		var meta field.ErrorList
+		common, meta = v.rootMeta(ctx, nv, ov, update)
+		errs = append(errs, meta...)
 	}
 
 	s := v.getState()
@@ -230,6 +232,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 			errs = append(errs, celErrs...)
 			warnings = append(warnings, celWarns...)
 		}
+	}
+	if len(common) > 0 {
+		errs = append(common, errs...)
 	}
 	return errs, warnings
 }
