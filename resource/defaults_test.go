@@ -90,3 +90,38 @@ func TestBuiltinOverlayValueRules(t *testing.T) {
 		t.Errorf("errors:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Built-in kinds check validation-gen's formats with validation-gen's
+// errors, as the apiserver's declarative validation does (custom resources
+// keep the CRD format set and wording). Expectations: builtin-verdict.
+func TestBuiltinDeclarativeFormats(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		gvk  schema.GroupVersionKind
+		obj  string
+		want string
+	}{
+		{schema.GroupVersionKind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass"},
+			`{"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "rc"}, "handler": "Bad_Handler"}`,
+			`handler: Invalid value: "Bad_Handler": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{schema.GroupVersionKind{Version: "v1", Kind: "Pod"},
+			`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "i"}], "tolerations": [{"key": "bad key!", "operator": "Exists"}]}}`,
+			`spec.tolerations[0].key: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+	} {
+		v, err := reg.Validator(tc.gvk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v.Validate(context.Background(), schematest.JSON(t, tc.obj).(map[string]any), nil)
+		var got []string
+		for _, e := range out.Errors {
+			got = append(got, e.Error())
+		}
+		if strings.Join(got, "\n") != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.gvk.Kind, got, tc.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"kdv.dev/builtin"
 	"kdv.dev/defaulting"
+	"kdv.dev/formats"
 	"kdv.dev/pruning"
 	"kdv.dev/resource/internal/typed"
 	kdvschema "kdv.dev/schema"
@@ -107,10 +108,15 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	}
 	ns := s.Namespaced
 	var nameRule func(string, bool) []string
+	var fmts *formats.Registry
 	if s.BuiltIn {
 		// built-in kinds have their own name rules (custom resources: nil,
 		// the DNS subdomain)
 		nameRule = builtin.NameValidation(s.GVK.GroupKind())
+		// and validation-gen's formats with its errors, as the
+		// apiserver's declarative validation checks them (custom
+		// resources: the CRD format set)
+		fmts = formats.New(formats.Options{KubeMinor: opts.KubernetesMinor, Declarative: true})
 	}
 	v, err := validation.New(s.Structural, validation.Options{
 		IsResourceRoot:        true,
@@ -122,6 +128,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		BuiltIn:               s.BuiltIn,
 		Scale:                 s.Scale,
 		NameValidation:        nameRule,
+		Formats:               fmts,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
