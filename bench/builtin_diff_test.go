@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -95,24 +93,7 @@ func sameIdentity(a, b map[string]any) bool {
 
 // runBuiltinCases runs every case on both sides in parallel.
 func runBuiltinCases(cases []bcase) []bresult {
-	out := make([]bresult, len(cases))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = compareBuiltin(cases[i])
-			}
-		}()
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
+	return parallelMap(cases, compareBuiltin)
 }
 
 func compareBuiltin(c bcase) bresult {

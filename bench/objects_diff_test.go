@@ -3,10 +3,8 @@ package bench
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -141,23 +139,7 @@ func compareCase(c objCase) *disagreement {
 // compareCases runs every case on both sides in parallel and returns the
 // disagreements in case order.
 func compareCases(cases []objCase) []disagreement {
-	out := make([]*disagreement, len(cases))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = compareCase(cases[i])
-			}
-		}()
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	out := parallelMap(cases, compareCase)
 	var ds []disagreement
 	for _, d := range out {
 		if d != nil {
