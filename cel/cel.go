@@ -79,6 +79,15 @@ type Options struct {
 	// SkipCheck makes NewValidator skip the CRD-time checks (CheckSchema)
 	// when the caller already ran them.
 	SkipCheck bool
+	// BuiltIn renders rule failures as the hand-written validation of a
+	// built-in kind reports them, for the rules kdv's overlay declares in
+	// place of k8s.io/kubernetes pkg/apis/*/validation: the bad value is the
+	// value at the rule's fieldPath (null when absent), printed as
+	// field.Error prints it; reason may also be FieldValueNotFound,
+	// FieldValueNotSupported, FieldValueTooLong or FieldValueTooMany; and a
+	// message equal to the error type's own wording ("Required value")
+	// adds no detail, as most hand-written errors carry none.
+	BuiltIn bool
 }
 
 func (o Options) kubernetesMinor() int {

@@ -37,6 +37,9 @@ type compilationResult struct {
 	// normalizedFieldPath is the rule's fieldPath as a field.Path string
 	// (e.g. "spec.foo[bar]"), empty when unset or invalid.
 	normalizedFieldPath string
+	// fieldPathSteps are the property names and map keys of fieldPath
+	// (to report the value there in the hand-written form, Options.BuiltIn).
+	fieldPathSteps []string
 
 	// fast plans the untracked program of the rule and its
 	// messageExpression on first use (see fast.go); nil when program is nil.
@@ -212,8 +215,9 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		res.fast.msgEnv, res.fast.msgAst, res.fast.msgMaxCost = menv, ast, mest.Max
 	}
 	if rule.FieldPath != "" {
-		if p, _, err := ValidFieldPath(rule.FieldPath, s); err == nil {
+		if p, _, steps, err := schema.ResolveFieldPathSteps(rule.FieldPath, s, true); err == nil {
 			res.normalizedFieldPath = p.String()
+			res.fieldPathSteps = steps
 		}
 	}
 	return

@@ -126,7 +126,7 @@ func (v *Validator) newEvaluation(ctx context.Context, fast bool) evaluation {
 	if conv == nil {
 		conv = values.ToVal
 	}
-	return evaluation{ctx: ctx, ratcheting: v.ratcheting, fast: fast, toVal: conv}
+	return evaluation{ctx: ctx, ratcheting: v.ratcheting, fast: fast, toVal: conv, builtIn: v.builtIn}
 }
 
 func (v *Validator) ratchet(obj, oldObj any) ratchet {
@@ -153,6 +153,8 @@ type evaluation struct {
 	// observe, when set (tests), gets the actual cost of every tracked
 	// evaluation of a rule (message false) or messageExpression.
 	observe func(plan *fastPlan, actual uint64, message bool)
+	// builtIn renders errors in the hand-written form (Options.BuiltIn).
+	builtIn bool
 }
 
 // abandon stops a fast evaluation.
@@ -317,6 +319,10 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		}
 		if !ok {
 			detail = ruleMessageOrDefault(rule)
+		}
+		if e.builtIn {
+			addErr(handwrittenError(curPath, valueAt(obj, compiled.fieldPathSteps), detail, rule.Reason))
+			continue
 		}
 		var value any = obj
 		if sts.Type == "object" || sts.Type == "array" {

@@ -39,6 +39,8 @@ type Validator struct {
 	guard *lazyGuard
 	// builder compiles the nodes' rules (nil without rules).
 	builder *builder
+	// builtIn renders errors in the hand-written form (Options.BuiltIn).
+	builtIn bool
 }
 
 type node struct {
@@ -142,10 +144,12 @@ func NewValidator(s *schema.Structural, isResourceRoot bool, opts Options) (*Val
 func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy bool) *Validator {
 	ratcheting := opts.kubernetesMinor() >= 30
 	if !hasXValidations(s) {
-		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting}
+		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting, builtIn: opts.BuiltIn}
 	}
 	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy}
-	return b.validator(s, isResourceRoot, ratcheting)
+	v := b.validator(s, isResourceRoot, ratcheting)
+	v.builtIn = opts.BuiltIn
+	return v
 }
 
 // validator builds the validator of s, which has rules.

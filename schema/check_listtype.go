@@ -178,7 +178,16 @@ func ValidFieldPath(jsonPath string, s *Structural) (*Structural, error) {
 // forbid array notation (selectableFields). Errors are the apiserver's
 // ("does not refer to a valid field", "expected [ or . but got: x", ...).
 func ResolveFieldPath(jsonPath string, s *Structural, allowArrayNotation bool) (*field.Path, *Structural, error) {
+	path, found, _, err := ResolveFieldPathSteps(jsonPath, s, allowArrayNotation)
+	return path, found, err
+}
+
+// ResolveFieldPathSteps is ResolveFieldPath that also returns the property
+// names and map keys the path steps through, in order (to read the value
+// it names from an object).
+func ResolveFieldPathSteps(jsonPath string, s *Structural, allowArrayNotation bool) (*field.Path, *Structural, []string, error) {
 	var path *field.Path
+	var steps []string
 	scanner := bufio.NewScanner(strings.NewReader(jsonPath))
 	scanner.Split(func(data []byte, atEOF bool) (int, []byte, error) {
 		if len(data) > 0 {
@@ -220,20 +229,21 @@ func ResolveFieldPath(jsonPath string, s *Structural, allowArrayNotation bool) (
 		default:
 			return errors.New("does not refer to a valid field")
 		}
+		steps = append(steps, name)
 		return nil
 	}
 	for scanner.Scan() {
 		switch tok := scanner.Text(); tok {
 		case "[":
 			if !allowArrayNotation {
-				return nil, nil, errors.New("array notation is not allowed")
+				return nil, nil, nil, errors.New("array notation is not allowed")
 			}
 			if !scanner.Scan() {
-				return nil, nil, errors.New("unexpected end of JSON path")
+				return nil, nil, nil, errors.New("unexpected end of JSON path")
 			}
 			tok = scanner.Text()
 			if len(tok) < 2 || tok[0] != '\'' || tok[len(tok)-1] != '\'' {
-				return nil, nil, fmt.Errorf("expected single quoted string but got %s", tok)
+				return nil, nil, nil, fmt.Errorf("expected single quoted string but got %s", tok)
 			}
 			var err error
 			name := unescapeMatcher.ReplaceAllStringFunc(tok[1:len(tok)-1], func(m string) string {
@@ -244,27 +254,27 @@ func ResolveFieldPath(jsonPath string, s *Structural, allowArrayNotation bool) (
 				return ""
 			})
 			if err != nil {
-				return nil, nil, fmt.Errorf("invalid string literal: %w", err)
+				return nil, nil, nil, fmt.Errorf("invalid string literal: %w", err)
 			}
 			if err := step(name); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if !scanner.Scan() {
-				return nil, nil, errors.New("unexpected end of JSON path")
+				return nil, nil, nil, errors.New("unexpected end of JSON path")
 			}
 			if tok = scanner.Text(); tok != "]" {
-				return nil, nil, fmt.Errorf("expected ] but got %s", tok)
+				return nil, nil, nil, fmt.Errorf("expected ] but got %s", tok)
 			}
 		case ".":
 			if !scanner.Scan() {
-				return nil, nil, errors.New("unexpected end of JSON path")
+				return nil, nil, nil, errors.New("unexpected end of JSON path")
 			}
 			if err := step(scanner.Text()); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		default:
-			return nil, nil, fmt.Errorf("expected [ or . but got: %s", tok)
+			return nil, nil, nil, fmt.Errorf("expected [ or . but got: %s", tok)
 		}
 	}
-	return path, s, nil
+	return path, s, steps, nil
 }

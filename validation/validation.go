@@ -102,13 +102,14 @@ type Options struct {
 	// evaluate them separately with kdv.dev/cel).
 	SkipCEL bool
 	// BuiltIn validates a built-in kind, whose x-kubernetes-validations
-	// kdv generated from validation-gen tags: the apiserver decodes such
-	// objects into Go types, so a value of the wrong type never reaches
-	// validation, and its declarative validation has no "some validation
-	// rules were not checked" note. The rules are still skipped after a
-	// blocking error (their input is not what they were written for), but
-	// without the note. Formats of Go-typed decoding (byte, date-time) are
-	// not checked: the caller decodes first (kdv.dev/resource does).
+	// kdv generated from validation-gen tags and its rule overlay: the
+	// apiserver decodes such objects into Go types, so a value of the wrong
+	// type never reaches validation, and its hand-written and declarative
+	// validation run every check whatever the others found, so the rules
+	// run after blocking errors too, with no "some validation rules were
+	// not checked" note, and report in the hand-written form
+	// (cel.Options.BuiltIn). Formats of Go-typed decoding (byte, date-time)
+	// are not checked: the caller decodes first (kdv.dev/resource does).
 	BuiltIn bool
 	// NameValidation is the ValidateNameFunc the apiserver passes to
 	// ValidateObjectMeta for the kind at this resource root: on create it
@@ -157,7 +158,7 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	if s != nil && !opts.SkipCEL && hasRules(s) {
 		// Compile-time (CRD) errors are schema.Check's business; broken
 		// rules are reported at evaluation time, as the apiserver does.
-		v.cel, _ = cel.NewValidator(s, opts.IsResourceRoot, cel.Options{KubernetesMinor: opts.KubernetesMinor, SkipCheck: true})
+		v.cel, _ = cel.NewValidator(s, opts.IsResourceRoot, cel.Options{KubernetesMinor: opts.KubernetesMinor, SkipCheck: true, BuiltIn: opts.BuiltIn})
 	}
 	return v, nil
 }
@@ -214,12 +215,12 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	}
 	putState(s)
 	if v.cel != nil {
-		// The apiserver skips the rules when value validation found a
-		// blocking error (strategy.go hasBlockingErr).
-		if b := cel.BlockingError(errs); b != nil {
-			if !v.opts.BuiltIn {
-				errs = append(errs, b)
-			}
+		// The apiserver skips a CRD's rules when value validation found a
+		// blocking error (strategy.go hasBlockingErr); the hand-written and
+		// declarative validation of built-in kinds, whose checks the rules
+		// of built-in schemas declare, runs every check.
+		if b := cel.BlockingError(errs); b != nil && !v.opts.BuiltIn {
+			errs = append(errs, b)
 		} else {
 			var oldU any
 			if update {

@@ -1,0 +1,65 @@
+package cel
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// handwrittenError is the error a failed rule of a built-in kind reports
+// (Options.BuiltIn): the error k8s.io/kubernetes's hand-written validation
+// builds with field.Invalid, field.Required, ... for the check the rule
+// declares. value is the value at the rule's fieldPath (nil when absent,
+// printed "null" as field.Error prints a nil map). A detail equal to the
+// error type's wording is dropped: the rule's message must not be empty
+// (the CRD rules), but most hand-written errors carry no detail.
+func handwrittenError(fldPath *field.Path, value any, detail string, reason *string) *field.Error {
+	t := field.ErrorTypeInvalid
+	if reason != nil {
+		switch *reason {
+		case "FieldValueForbidden":
+			t = field.ErrorTypeForbidden
+		case "FieldValueRequired":
+			t = field.ErrorTypeRequired
+		case "FieldValueDuplicate":
+			t = field.ErrorTypeDuplicate
+		case "FieldValueNotFound":
+			t = field.ErrorTypeNotFound
+		case "FieldValueNotSupported":
+			t = field.ErrorTypeNotSupported
+		case "FieldValueTooLong":
+			t = field.ErrorTypeTooLong
+		case "FieldValueTooMany":
+			t = field.ErrorTypeTooMany
+		}
+	}
+	if detail == t.String() {
+		detail = ""
+	}
+	switch t {
+	case field.ErrorTypeRequired, field.ErrorTypeForbidden, field.ErrorTypeTooLong:
+		// no value in the message (field.Required, field.Forbidden,
+		// field.TooLong with -1)
+		value = nil
+	case field.ErrorTypeDuplicate:
+		// field.Duplicate has no detail
+		detail = ""
+	case field.ErrorTypeTooMany:
+		// field.TooMany reports the number of items
+		if l, ok := value.([]any); ok {
+			value = len(l)
+		}
+	}
+	return &field.Error{Type: t, Field: fldPath.String(), BadValue: value, Detail: detail}
+}
+
+// valueAt returns the value reached from obj by the property names and map
+// keys of steps, nil when one is missing.
+func valueAt(obj any, steps []string) any {
+	for _, s := range steps {
+		m, ok := obj.(map[string]any)
+		if !ok {
+			return nil
+		}
+		obj = m[s]
+	}
+	return obj
+}
