@@ -5,15 +5,21 @@ import (
 )
 
 // handwrittenError is the error a failed rule of a built-in kind reports
-// (Options.BuiltIn): the error k8s.io/kubernetes's hand-written validation
-// builds with field.Invalid, field.Required, ... for the check the rule
-// declares. value is the value at the rule's fieldPath (nil when absent,
-// printed "null" as field.Error prints a nil map). A detail equal to the
+// (Options.BuiltIn). A rule with a reason declares a check of
+// k8s.io/kubernetes's hand-written validation (kdv's rule overlay always
+// gives one) and reports what field.Invalid, field.Required, ... report
+// there: value is the value at the rule's fieldPath (nil when absent,
+// printed "null" as field.Error prints a nil map). A rule without a reason
+// is one kdv generated from validation-gen tags, whose errors
+// (validate.Immutable, validate.Update, validate.Union) carry no value
+// (field.Invalid(fldPath, nil, ...), printed "null"). A detail equal to the
 // error type's wording is dropped: the rule's message must not be empty
 // (the CRD rules), but most hand-written errors carry no detail.
 func handwrittenError(fldPath *field.Path, value any, detail string, reason *string) *field.Error {
 	t := field.ErrorTypeInvalid
-	if reason != nil {
+	if reason == nil {
+		value = nil
+	} else {
 		switch *reason {
 		case "FieldValueForbidden":
 			t = field.ErrorTypeForbidden

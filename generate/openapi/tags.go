@@ -58,11 +58,15 @@ func (g *gen) noLifecycle() string {
 	return "x-kubernetes-api-lifecycle disabled (StandardOnly)"
 }
 
+// reasonName is a rule's reason as published: none when the tag gives
+// none, FieldValue<X> for the short form X. An explicit FieldValueInvalid
+// is kept: in built-in schemas it marks a hand-written check, whose error
+// reports the value at its field path (kdv.dev/cel Options.BuiltIn).
 func reasonName(r string) *string {
 	switch r {
-	case "", "Invalid", "FieldValueInvalid":
+	case "":
 		return nil
-	case "Forbidden", "Required", "Duplicate":
+	case "Invalid", "Forbidden", "Required", "Duplicate", "NotFound", "NotSupported", "TooLong", "TooMany":
 		r = "FieldValue" + r
 	}
 	return &r
