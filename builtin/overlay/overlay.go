@@ -1,8 +1,8 @@
 // Package overlay holds kdv's rule overlay for the Kubernetes built-in
 // types: the Go defaulters and hand-written validation of
-// k8s.io/kubernetes, declared as tags on k8s.io/api types and fields, one
-// file per group-version (<group>_<version>.tags; "core" for the core
-// group), each entry citing the function it mirrors. The format is
+// k8s.io/kubernetes, declared as tags on k8s.io/api types and fields, in
+// files per group-version (<group>_<version>[_<topic>].tags; "core" for the
+// core group), each entry citing the function it mirrors. The format is
 // kdv.dev/idl's Overlay. The generator merges these tags with k8s.io/api's
 // own: the embedded built-in schemas (package builtin) and `kdv gen openapi
 // k8s.io/api/...` publish them.
