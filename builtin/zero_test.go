@@ -64,17 +64,29 @@ func TestStripZeroAndListUnique(t *testing.T) {
 			}
 		}
 	}
-	// Lists whose uniqueness the hand-written validation enforces are
-	// declared so in the overlay (+k8s:listType=map): enforced.
+	// Lists whose names the hand-written validation keeps unique are
+	// declared so in the overlay (+uniqueKey): merge-only map lists with
+	// x-kubernetes-unique-key.
 	for _, minor := range Versions() {
 		s, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range []string{"containers", "initContainers", "volumes"} {
-			p := s.Properties["spec"].Properties[f]
-			if p.XListType == nil || *p.XListType != "map" || p.XListUnique != nil {
-				t.Errorf("1.%d PodSpec.%s: list type %v, unique %v; want map, enforced", minor, f, p.XListType, p.XListUnique)
+		spec := s.Properties["spec"]
+		for _, tc := range []struct {
+			node schema.Structural
+			name string
+			key  string
+		}{
+			{spec.Properties["containers"], "PodSpec.containers", "name"},
+			{spec.Properties["initContainers"], "PodSpec.initContainers", "name"},
+			{spec.Properties["volumes"], "PodSpec.volumes", "name"},
+			{spec.Properties["containers"].Items.Properties["ports"], "Container.ports", "name"},
+			{spec.Properties["containers"].Items.Properties["volumeMounts"], "Container.volumeMounts", "mountPath"},
+		} {
+			p := tc.node
+			if p.XListType == nil || *p.XListType != "map" || p.XListUnique == nil || *p.XListUnique || p.XUniqueKey != tc.key {
+				t.Errorf("1.%d %s: list type %v, unique %v, unique key %q; want map, merge-only, %q", minor, tc.name, p.XListType, p.XListUnique, p.XUniqueKey, tc.key)
 			}
 		}
 	}

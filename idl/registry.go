@@ -53,6 +53,7 @@ var canonical = map[string]tagSpec{
 	// list and map semantics
 	"listType":   {value: vString, allowed: []string{"atomic", "set", "map"}},
 	"listMapKey": {value: vString},
+	"uniqueKey":  {value: vString},
 	"mapType":    {value: vString, allowed: []string{"atomic", "granular"}},
 	"structType": {value: vString, allowed: []string{"atomic", "granular"}},
 	"unique":     {value: vString, allowed: []string{"set", "map"}},
@@ -147,6 +148,7 @@ var plainNames = map[string]string{
 	"minProperties": "minProperties", "maxProperties": "maxProperties", "uniqueItems": "uniqueItems",
 	"pattern": "pattern", "format": "format", "nameFormat": "format",
 	"validationRule": "validationRule", "validationError": "validationError", "immutable": "immutable",
+	"uniqueKey": "uniqueKey",
 	"groupName": "groupName", "versionName": "versionName",
 	"patchStrategy": "patchStrategy", "patchMergeKey": "patchMergeKey",
 	"genclient": "genclient", "genclient:nonNamespaced": "nonNamespaced",

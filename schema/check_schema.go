@@ -21,7 +21,7 @@ var (
 )
 
 // kdvOnlyFields are Props fields the apiserver's JSONSchemaProps lacks.
-var kdvOnlyFields = map[string]bool{"XAPILifecycle": true, "XUnions": true, "XValidationErrors": true, "XStripZero": true, "XListUnique": true, "Extra": true}
+var kdvOnlyFields = map[string]bool{"XAPILifecycle": true, "XUnions": true, "XValidationErrors": true, "XStripZero": true, "XListUnique": true, "XUniqueKey": true, "Extra": true}
 
 // jsonValue renders v as the apiserver's field errors render non-scalar bad
 // values (JSON).

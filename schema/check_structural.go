@@ -196,7 +196,7 @@ func validateStructuralMetadataInvariants(out *errSink, s Structural, checkMetad
 
 // apiserverExtensions drops the extensions the apiserver does not know.
 func apiserverExtensions(x Extensions) Extensions {
-	x.XAPILifecycle, x.XUnions, x.XValidationErrors, x.XStripZero, x.XListUnique, x.XOther = nil, nil, nil, false, nil, nil
+	x.XAPILifecycle, x.XUnions, x.XValidationErrors, x.XStripZero, x.XListUnique, x.XUniqueKey, x.XOther = nil, nil, nil, false, nil, "", nil
 	return x
 }
 

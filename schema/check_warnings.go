@@ -137,6 +137,9 @@ func unknownFields(p *Props, path string, out *[]string) {
 	if p.XListUnique != nil {
 		keys = append(keys, "x-kubernetes-list-unique")
 	}
+	if p.XUniqueKey != "" {
+		keys = append(keys, "x-kubernetes-unique-key")
+	}
 	sort.Strings(keys)
 	for _, k := range keys {
 		*out = append(*out, fmt.Sprintf("unknown field %q", path+"."+k))

@@ -174,6 +174,7 @@ func newExtensions(s *Props) (*Extensions, error) {
 		XValidationErrors: s.XValidationErrors,
 		XStripZero:        s.XStripZero,
 		XListUnique:       s.XListUnique,
+		XUniqueKey:        s.XUniqueKey,
 	}
 	if s.XPreserveUnknownFields != nil {
 		if !*s.XPreserveUnknownFields {
@@ -286,7 +287,7 @@ func setExtensions(p *Props, x *Extensions) {
 	p.XEmbeddedResource, p.XIntOrString = x.XEmbeddedResource, x.XIntOrString
 	p.XListMapKeys, p.XListType, p.XMapType = x.XListMapKeys, x.XListType, x.XMapType
 	p.XAPILifecycle, p.XUnions, p.XValidationErrors, p.XStripZero = x.XAPILifecycle, x.XUnions, x.XValidationErrors, x.XStripZero
-	p.XListUnique = x.XListUnique
+	p.XListUnique, p.XUniqueKey = x.XListUnique, x.XUniqueKey
 	if len(x.XOther) > 0 {
 		p.Extra = make(map[string]any, len(x.XOther))
 		for k, v := range x.XOther {

@@ -118,4 +118,4 @@ func walkSchemaFields(v any, path *jpath, out *[]string) {
 
 // kdvExtensionKeys are the Props keys apiextensions.k8s.io/v1 lacks.
 var kdvExtensionKeys = map[string]bool{"x-kubernetes-api-lifecycle": true, "x-kubernetes-unions": true,
-	"x-kubernetes-validation-errors": true, "x-kubernetes-strip-zero": true, "x-kubernetes-list-unique": true}
+	"x-kubernetes-validation-errors": true, "x-kubernetes-strip-zero": true, "x-kubernetes-list-unique": true, "x-kubernetes-unique-key": true}

@@ -79,6 +79,14 @@ type Props struct {
 	// uniqueness is checked by hand-written code or validation-gen rules
 	// where at all); nil means enforced, as for custom resources.
 	XListUnique *bool `json:"x-kubernetes-list-unique,omitempty"`
+	// XUniqueKey is x-kubernetes-unique-key on a list of objects: the name
+	// of an item property whose non-empty values must differ between items
+	// (built-in types, where hand-written validation keeps a set of the
+	// names seen, e.g. container port names, and reports each repeat at
+	// list[i].<key> as Duplicate; x-kubernetes-validation-errors key
+	// "uniqueKey" overrides the error). Items without the property, or
+	// with an empty or zero value, are not compared.
+	XUniqueKey string `json:"x-kubernetes-unique-key,omitempty"`
 
 	// Extra holds every other key (unknown x-kubernetes-* extensions such as
 	// x-kubernetes-group-version-kind, and unknown keywords), kept so that

@@ -460,6 +460,8 @@ func (p *Props) setKey(k string, x any, path *jpath) error {
 			return err
 		}
 		p.XListUnique = &b
+	case "x-kubernetes-unique-key":
+		return viaJSON(x, path, &p.XUniqueKey)
 	default:
 		if p.Extra == nil {
 			p.Extra = map[string]any{}

@@ -149,6 +149,9 @@ func (p *Props) toValue() map[string]any {
 	if p.XListUnique != nil {
 		m["x-kubernetes-list-unique"] = *p.XListUnique
 	}
+	if p.XUniqueKey != "" {
+		m["x-kubernetes-unique-key"] = p.XUniqueKey
+	}
 	return m
 }
 

@@ -92,6 +92,8 @@ type Extensions struct {
 	XStripZero bool
 	// XListUnique is x-kubernetes-list-unique (see Props.XListUnique).
 	XListUnique *bool
+	// XUniqueKey is x-kubernetes-unique-key (see Props.XUniqueKey).
+	XUniqueKey string
 	// XOther keeps every other x-kubernetes-* (and x-*) extension by key,
 	// e.g. x-kubernetes-group-version-kind, so publishing loses nothing.
 	XOther map[string]any

@@ -90,7 +90,7 @@ func apiserverView(p *Props) *Props {
 	}
 	c := p.DeepCopy()
 	walkProps(c, func(s *Props) {
-		s.XAPILifecycle, s.XUnions, s.XValidationErrors, s.XStripZero, s.XListUnique, s.Extra = nil, nil, nil, false, nil, nil
+		s.XAPILifecycle, s.XUnions, s.XValidationErrors, s.XStripZero, s.XListUnique, s.XUniqueKey, s.Extra = nil, nil, nil, false, nil, "", nil
 	})
 	return c
 }

@@ -60,7 +60,8 @@ type node struct {
 	embedded    bool
 	listType    string
 	mapKeys     []string
-	notUnique   bool // x-kubernetes-list-unique: false, list type not enforced
+	notUnique   bool   // x-kubernetes-list-unique: false, list type not enforced
+	uniqueKey   string // x-kubernetes-unique-key
 	xerr        map[string]schema.ValidationError
 	metaBelow   bool // this node or a descendant is an embedded resource
 	listBelow   bool // this node or a descendant is a set or map list
@@ -102,6 +103,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	}
 	n.mapKeys = s.XListMapKeys
 	n.notUnique = s.XListUnique != nil && !*s.XListUnique
+	n.uniqueKey = s.XUniqueKey
 	n.xerr = s.XValidationErrors
 	n.isArray = s.Type == "array"
 	var err error
@@ -121,7 +123,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		}
 	}
 	n.metaBelow = n.embedded
-	n.listBelow = !n.notUnique && (n.listType == "set" || n.listType == "map")
+	n.listBelow = !n.notUnique && (n.listType == "set" || n.listType == "map") || n.uniqueKey != ""
 	for _, ch := range n.children() {
 		n.metaBelow = n.metaBelow || ch.metaBelow
 		n.listBelow = n.listBelow || ch.listBelow

@@ -108,6 +108,9 @@ func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 	case n.listType == "map":
 		errs = append(errs, listMapDuplicates(w, n, x)...)
 	}
+	if n.uniqueKey != "" {
+		errs = append(errs, uniqueKeyDuplicates(w, n, x)...)
+	}
 	if n.items != nil && n.items.listBelow {
 		for i := 0; i < x.Len(); i++ {
 			w.push(segIndex, "", i)
@@ -291,4 +294,65 @@ func listMapDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 		errs = append(errs, field.Duplicate(w.path().Index(i), keyMaps[i]))
 	}
 	return errs
+}
+
+// uniqueKeyDuplicates checks x-kubernetes-unique-key as k8s.io/kubernetes's
+// hand-written validation checks names in a list (validateContainerPorts,
+// validateServicePort, ValidateVolumeMounts, ...): it keeps the set of
+// non-empty values seen and reports every item whose value is already in
+// it, at list[i].<key>, as field.Duplicate (or as x-kubernetes-validation-
+// errors "uniqueKey" says, e.g. Invalid "must be unique"). Empty and zero
+// values, which the hand-written code reports as Required or skips, are
+// not compared.
+func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
+	size := x.Len()
+	if size <= 1 {
+		return nil
+	}
+	var seen map[scalarKey]bool
+	var errs field.ErrorList
+	for i := 0; i < size; i++ {
+		item := x.Index(i)
+		if item.Kind() != value.KindMap {
+			continue
+		}
+		k, ok := item.Get(n.uniqueKey)
+		if !ok || zeroScalar(k) {
+			continue
+		}
+		sk, ok := keyOf(k)
+		if !ok {
+			continue
+		}
+		if seen == nil {
+			seen = make(map[scalarKey]bool, size)
+		}
+		if !seen[sk] {
+			seen[sk] = true
+			continue
+		}
+		e := field.Duplicate(w.path().Index(i).Child(n.uniqueKey), k.Unstructured())
+		if o, ok := n.xerr["uniqueKey"]; ok {
+			applyOverride(e, o)
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// zeroScalar reports whether v is null or a zero scalar ("", 0, false).
+func zeroScalar(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindNull:
+		return true
+	case value.KindString:
+		return v.Str() == ""
+	case value.KindInt:
+		return v.Int() == 0
+	case value.KindFloat:
+		return v.Float() == 0
+	case value.KindBool:
+		return !v.Bool()
+	}
+	return false
 }

@@ -137,3 +137,23 @@ func TestLargeSets(t *testing.T) {
 		t.Errorf("got %d duplicates, want %d", len(errs), want)
 	}
 }
+
+// x-kubernetes-unique-key: the hand-written validation's set of names seen
+// in a list (k8s.io/kubernetes validateContainerPorts reports
+// `ports[1].name: Duplicate value: "http"`; ValidateVolumeMounts
+// `volumeMounts[1].mountPath: Invalid value: "/a": must be unique`): every
+// repeat is reported, at the key; empty and absent keys are not compared.
+func TestUniqueKey(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{
+		"ports":{"type":"array","x-kubernetes-unique-key":"name","items":{"type":"object","properties":{"name":{"type":"string"},"port":{"type":"integer"}}}},
+		"mounts":{"type":"array","x-kubernetes-unique-key":"mountPath","x-kubernetes-validation-errors":{"uniqueKey":{"reason":"FieldValueInvalid","message":"must be unique"}},
+			"items":{"type":"object","properties":{"mountPath":{"type":"string"}}}}}}`, Options{})
+	obj := mustJSON(t, `{"ports":[{"name":"http","port":1},{"name":"http","port":2},{"port":3},{"name":"","port":4},{"port":5},{"name":"http"},{"name":"b"}],
+		"mounts":[{"mountPath":"/a"},{"mountPath":"/b"},{"mountPath":"/a"}]}`)
+	assertSameSet(t, 0, errStrings(t, v, obj, nil), []string{
+		`ports[1].name: Duplicate value: "http"`,
+		`ports[5].name: Duplicate value: "http"`,
+		`mounts[2].mountPath: Invalid value: "/a": must be unique`,
+	})
+	assertSameSet(t, 1, errStrings(t, v, mustJSON(t, `{"ports":[{"name":"a"},{"name":"b"},{}],"mounts":[{},{}]}`), nil), nil)
+}

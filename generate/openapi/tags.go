@@ -336,6 +336,19 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			s.target.XListMapKeys = append(s.target.XListMapKeys, t.Value)
 		}
 		pub()
+	case "uniqueKey":
+		// x-kubernetes-unique-key (kdv's extension): the hand-written
+		// validation's set of names seen in a list (kdv.dev/schema
+		// Props.XUniqueKey).
+		if !s.want(t, "array") {
+			return
+		}
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-unique-key is not published with --standard-only or in CRDs")
+			return
+		}
+		s.target.XUniqueKey = t.Value
+		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
 			return
