@@ -95,3 +95,56 @@ func TestCRDNameRuleIsSubdomain(t *testing.T) {
 		t.Errorf("got %v %v", d.Err, d.Errors)
 	}
 }
+
+// On update, kinds whose update validation runs their create-time
+// ObjectMeta validation again check generateName with their own name rule
+// (builtin.MetaValidatedOnUpdate); the others only with rest.ValidateUpdate's
+// path segment rule. Expectations from the reference (bench
+// cmd/builtin-verdict -old, Kubernetes 1.37.2).
+func TestBuiltInGenerateNameOnUpdate(t *testing.T) {
+	old := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: a}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: b}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: c}
+spec:
+  selector: {matchLabels: {app: c}}
+  template:
+    metadata: {labels: {app: c}}
+    spec:
+      containers: [{name: c, image: nginx}]
+`
+	input := strings.ReplaceAll(old, "metadata: {name: a}", "metadata: {name: a, generateName: Bad_Prefix-}")
+	input = strings.ReplaceAll(input, "metadata: {name: b}", "metadata: {name: b, generateName: Bad_Prefix-}")
+	input = strings.ReplaceAll(input, "metadata: {name: c}", "metadata: {name: c, generateName: Bad_Prefix-}")
+	want := [][]string{
+		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		nil,
+	}
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	docs := manifest.Parse("new.yaml", []byte(input), manifest.Options{})
+	olds := manifest.Parse("old.yaml", []byte(old), manifest.Options{})
+	res := Run(context.Background(), docs, reg, RunOptions{Jobs: 2, Old: olds})
+	if len(res.Documents) != len(want) {
+		t.Fatalf("%d results, want %d", len(res.Documents), len(want))
+	}
+	for i, d := range res.Documents {
+		var got []string
+		for _, e := range d.Errors {
+			got = append(got, e.Error())
+		}
+		if d.Err != nil || strings.Join(got, "\n") != strings.Join(want[i], "\n") {
+			t.Errorf("%s %s: %v\n got %q\nwant %q", d.GVK.Kind, d.Name, d.Err, got, want[i])
+		}
+	}
+}

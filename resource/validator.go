@@ -128,6 +128,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		BuiltIn:               s.BuiltIn,
 		Scale:                 s.Scale,
 		NameValidation:        nameRule,
+		MetaOnUpdate:          s.BuiltIn && builtin.MetaValidatedOnUpdate(s.GVK.GroupKind()),
 		Formats:               fmts,
 	})
 	if err != nil {

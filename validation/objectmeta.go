@@ -102,6 +102,13 @@ func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, upda
 	common = metavalidation.ValidateObjectMetaAccessor(meta, namespaced, validatePathSegment, p)
 	common = append(common, metavalidation.ValidateObjectMetaAccessorUpdate(meta, oldMeta, p)...)
 	errs = metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Update, meta, oldMeta, namespaced, nil, p, declarativeBeta)
+	if v.opts.MetaOnUpdate {
+		nameFn := metavalidation.ValidateNameFunc(metavalidation.NameIsDNSSubdomain)
+		if v.opts.NameValidation != nil {
+			nameFn = v.opts.NameValidation
+		}
+		errs = append(errs, metavalidation.ValidateObjectMetaAccessor(meta, namespaced, nameFn, p)...)
+	}
 	if v.opts.IgnoreResourceVersion {
 		common, errs = withoutResourceVersion(common), withoutResourceVersion(errs)
 	}

@@ -120,6 +120,11 @@ type Options struct {
 	// (kdv.dev/builtin NameValidation): RBAC kinds take path segment
 	// names, Services DNS-1035 labels, Namespaces DNS-1123 labels, ...
 	NameValidation func(name string, prefix bool) []string
+	// MetaOnUpdate makes updates run the create-time ObjectMeta validation
+	// with NameValidation again, after the update checks, as the update
+	// validation of many built-in kinds does (kdv.dev/builtin
+	// MetaValidatedOnUpdate).
+	MetaOnUpdate bool
 	// UntypedIntOrString makes x-kubernetes-int-or-string add no type
 	// check, as when the apiserver validates default values: it converts
 	// the schema with Structural.ToKubeOpenAPI, which publishes the
