@@ -40,6 +40,24 @@ type overlayEntry struct {
 	tag        *Tag
 }
 
+// OverlayEntry is one entry of an overlay: the tag declared on a type
+// (Field "") or on one of its fields (by JSON name). Tag.Source is the
+// entry's source line; Tag.Pos its position in the overlay file.
+type OverlayEntry struct {
+	Type, Field string
+	Tag         *Tag
+}
+
+// Entries returns the overlay's entries in file order (for tools that
+// report on the overlay, e.g. the coverage table of the rules).
+func (o *Overlay) Entries() []OverlayEntry {
+	out := make([]OverlayEntry, len(o.entries))
+	for i, e := range o.entries {
+		out[i] = OverlayEntry{Type: e.typ, Field: e.field, Tag: e.tag}
+	}
+	return out
+}
+
 // ParseOverlay parses an overlay file (see Overlay). Errors name the file
 // and line.
 func ParseOverlay(name string, data []byte) (*Overlay, error) {

@@ -1,0 +1,488 @@
+// Package coverage measures how much of k8s.io/kubernetes's hand-written
+// validation kdv's rule overlay declares: it lists every error call site
+// (field.Invalid, field.Required, ...) of the validation functions reachable
+// from a kind's Validate* entry points and matches each to the overlay rules
+// that cite its function. The result is the coverage table of issue 12
+// (bench/COVERAGE.md), the measure of progress of the built-in rules.
+//
+// Matching is by data, not by hand: a site is declared when an overlay
+// entry whose source line names the site's function produces an error of
+// the same type on the same field (the site's last Child name; the rule's
+// field, fieldPath or unique key) with the same detail when both give a
+// literal one. Sites that data cannot say are listed with a reason in an
+// exceptions file. Errors built in other packages (apimachinery's
+// ValidateLabelSelector, ValidateNonnegativeField, ...) are counted at the
+// call of the error constructor only when it is in the scanned packages.
+package coverage
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kdv.dev/idl"
+)
+
+// fieldPkg is the import path of the field error constructors.
+const fieldPkg = "k8s.io/apimachinery/pkg/util/validation/field"
+
+// constructors maps field's error constructors to the error type they build.
+var constructors = map[string]string{
+	"Invalid": "Invalid", "Required": "Required", "Duplicate": "Duplicate",
+	"NotFound": "NotFound", "NotSupported": "NotSupported", "Forbidden": "Forbidden",
+	"TooLong": "TooLong", "TooLongMaxLength": "TooLong", "TooMany": "TooMany",
+	"TypeInvalid": "TypeInvalid",
+}
+
+// Site is one error call site of the hand-written validation.
+type Site struct {
+	Package string // import path suffix, e.g. pkg/apis/core/validation
+	File    string // base name
+	Line    int
+	Func    string // enclosing function (method: Recv.Name)
+	Type    string // error type: Invalid, Required, ...
+	Field   string // the last Child name of the error's path, "" when none
+	Detail  string // the detail when a string literal or a Sprintf format, else ""
+	// Helper is the apimachinery helper that builds the error, when the
+	// site is a call of one (ValidateNonnegativeField, ...).
+	Helper string
+	// Rule is the overlay entry declaring the site ("file:line"), or "".
+	Rule string
+	// Exception is why the site is not declarable, or "".
+	Exception string
+}
+
+// Rule is what one overlay entry declares, for matching.
+type Rule struct {
+	Funcs   []string // functions its source line cites
+	Type    string   // error type it reports
+	Field   string   // field it reports on ("" = the type's own path)
+	Message string   // its message, "" when none
+	Pos     string   // overlay file:line
+}
+
+// Scope names the packages to scan and the entry points of the kinds in
+// scope; functions are followed through calls within the packages.
+type Scope struct {
+	// Packages are directories relative to the k8s.io/kubernetes module
+	// root, each with its import path suffix.
+	Packages []string
+	// Roots are "<package>.<Func>" entry points.
+	Roots []string
+}
+
+// Analyze scans the packages of scope under root (the k8s.io/kubernetes
+// module directory) and returns the error sites of the functions reachable
+// from the roots, in package, file and line order.
+func Analyze(root string, scope Scope) ([]Site, error) {
+	type fn struct {
+		pkg  string
+		decl *ast.FuncDecl
+		file *ast.File
+		fset *token.FileSet
+	}
+	funcs := map[string]*fn{} // "<pkg>.<name>"
+	imports := map[*ast.File]map[string]string{}
+	fset := token.NewFileSet()
+	for _, pkg := range scope.Packages {
+		dir := filepath.Join(root, pkg)
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, 0)
+			if err != nil {
+				return nil, err
+			}
+			imp := map[string]string{}
+			for _, is := range f.Imports {
+				p, _ := strconv.Unquote(is.Path.Value)
+				name := p[strings.LastIndex(p, "/")+1:]
+				if is.Name != nil {
+					name = is.Name.Name
+				}
+				imp[name] = p
+			}
+			imports[f] = imp
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				funcs[pkg+"."+funcName(fd)] = &fn{pkg: pkg, decl: fd, file: f, fset: fset}
+			}
+		}
+	}
+	// reachable functions, following calls to functions of the scanned
+	// packages (by name in the same package, by import path across them)
+	seen := map[string]bool{}
+	queue := append([]string(nil), scope.Roots...)
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		f := funcs[k]
+		if f == nil || seen[k] {
+			continue
+		}
+		seen[k] = true
+		ast.Inspect(f.decl.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Ident:
+				if _, ok := helpers[x.Name]; ok {
+					return true
+				}
+				if _, ok := funcs[f.pkg+"."+x.Name]; ok {
+					queue = append(queue, f.pkg+"."+x.Name)
+				}
+			case *ast.SelectorExpr:
+				if _, ok := helpers[x.Sel.Name]; ok {
+					return true
+				}
+				if id, ok := x.X.(*ast.Ident); ok {
+					p := imports[f.file][id.Name]
+					for _, sp := range scope.Packages {
+						if strings.HasSuffix(p, "/"+sp) {
+							queue = append(queue, sp+"."+x.Sel.Name)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	var sites []Site
+	for k := range seen {
+		f := funcs[k]
+		fieldAlias := ""
+		for a, p := range imports[f.file] {
+			if p == fieldPkg {
+				fieldAlias = a
+			}
+		}
+		if fieldAlias == "" {
+			continue
+		}
+		ast.Inspect(f.decl.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if h, name, ok := helperCall(call); ok && len(call.Args) > h.pathArg {
+				// a call of an apimachinery helper that builds the error
+				pos := f.fset.Position(call.Pos())
+				sites = append(sites, Site{Package: f.pkg, File: filepath.Base(pos.Filename), Line: pos.Line, Func: funcName(f.decl), Type: h.typ, Field: lastChild(call.Args[h.pathArg]), Detail: h.detail, Helper: name})
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			id, ok := sel.X.(*ast.Ident)
+			if !ok || id.Name != fieldAlias {
+				return true
+			}
+			typ, ok := constructors[sel.Sel.Name]
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			pos := f.fset.Position(call.Pos())
+			s := Site{Package: f.pkg, File: filepath.Base(pos.Filename), Line: pos.Line, Func: funcName(f.decl), Type: typ, Field: lastChild(call.Args[0])}
+			if d := detailArg(sel.Sel.Name, call.Args); d != nil {
+				s.Detail = literalOrFormat(d)
+			}
+			sites = append(sites, s)
+			return true
+		})
+	}
+	sort.Slice(sites, func(i, j int) bool {
+		a, b := sites[i], sites[j]
+		if a.Package != b.Package {
+			return a.Package < b.Package
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return sites, nil
+}
+
+// helper is an apimachinery validation helper whose call is an error site.
+type helper struct {
+	typ, detail string
+	pathArg     int
+}
+
+// helpers are the helpers counted at their call: they build one error at
+// the path they are given (core's wrappers of them are not followed).
+var helpers = map[string]helper{
+	"ValidateNonnegativeField": {"Invalid", "must be greater than or equal to 0", 1},
+	"ValidateImmutableField":   {"Invalid", "field is immutable", 2},
+}
+
+// helperCall reports whether call calls one of helpers (by name, directly
+// or through a package).
+func helperCall(call *ast.CallExpr) (helper, string, bool) {
+	name := ""
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		name = f.Name
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	}
+	h, ok := helpers[name]
+	return h, name, ok
+}
+
+// funcName is a function's name, Recv.Name for methods.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}
+
+// lastChild returns the name of the last .Child("x") in a path expression
+// (fldPath.Child("spec").Child("replicas") gives "replicas"), "" when the
+// path ends otherwise (Index, a variable).
+func lastChild(e ast.Expr) string {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	switch sel.Sel.Name {
+	case "Child":
+		if len(call.Args) == 0 {
+			return ""
+		}
+		if lit, ok := call.Args[len(call.Args)-1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			s, _ := strconv.Unquote(lit.Value)
+			return s
+		}
+	case "Index", "Key":
+		return lastChild(sel.X)
+	}
+	return ""
+}
+
+// literalOrFormat returns a string literal, or the format of a
+// fmt.Sprintf call (its verbs match anything, see detailMatches), else "".
+func literalOrFormat(e ast.Expr) string {
+	if c, ok := e.(*ast.CallExpr); ok {
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sprintf" && len(c.Args) > 0 {
+			e = c.Args[0]
+		}
+	}
+	if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+		s, _ := strconv.Unquote(lit.Value)
+		return s
+	}
+	return ""
+}
+
+// detailMatches reports whether a rule's message can be the detail a
+// site builds: equal, or equal with the format's verbs (%d, %s, %v, %q)
+// standing for anything.
+func detailMatches(detail, msg string) bool {
+	if detail == msg {
+		return true
+	}
+	re := regexp.QuoteMeta(detail)
+	re = verbRE.ReplaceAllString(re, ".*")
+	ok, _ := regexp.MatchString("^"+re+"$", msg)
+	return ok
+}
+
+var verbRE = regexp.MustCompile(`%[-+# 0-9.]*[dsvqtf]`)
+
+// detailArg returns the detail argument of a constructor call.
+func detailArg(ctor string, args []ast.Expr) ast.Expr {
+	switch ctor {
+	case "Invalid", "TypeInvalid":
+		if len(args) == 3 {
+			return args[2]
+		}
+	case "Required", "Forbidden":
+		if len(args) == 2 {
+			return args[1]
+		}
+	}
+	return nil
+}
+
+// Rules returns what the overlay entries declare, for matching: entries
+// with a validation meaning (rules, value validations, formats, unique
+// keys), each with the functions its source line cites.
+func Rules(overlays []*idl.Overlay) []Rule {
+	var out []Rule
+	for _, o := range overlays {
+		// the x-kubernetes-validation-errors overrides per type/field and
+		// keyword
+		type key struct{ typ, field, kw string }
+		over := map[key]*idl.Tag{}
+		for _, e := range o.Entries() {
+			if e.Tag.Name == "validationError" {
+				kw, _ := e.Tag.Arg("keyword")
+				over[key{e.Type, e.Field, kw}] = e.Tag
+			}
+		}
+		for _, e := range o.Entries() {
+			t := e.Tag
+			r := Rule{Funcs: citedFuncs(t.Source), Field: e.Field, Pos: fmt.Sprintf("%s:%d", filepath.Base(o.Name), t.Pos.Line)}
+			kw := t.Name
+			switch t.Name {
+			case "validationRule":
+				r.Type = reasonType(argOr(t, "reason", ""))
+				r.Message = argOr(t, "message", "")
+				if fp := argOr(t, "fieldPath", ""); fp != "" {
+					r.Field = fp[strings.LastIndexAny(fp, ".'")+1:]
+				}
+			case "uniqueKey":
+				r.Type, r.Field = "Duplicate", t.Value
+			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+				"minItems", "maxItems", "pattern", "format", "enum", "multipleOf":
+				r.Type = "Invalid"
+				if t.Name == "enum" {
+					r.Type = "NotSupported"
+				}
+				if t.Name == "maxLength" {
+					r.Type = "TooLong"
+				}
+				if t.Name == "maxItems" {
+					r.Type = "TooMany"
+				}
+			default:
+				continue
+			}
+			if r.Message == "" {
+				r.Message = impliedMessage[t.Name]
+			}
+			if v, ok := over[key{e.Type, e.Field, kw}]; ok {
+				if m, ok := v.Arg("message"); ok {
+					r.Message = m
+				}
+				if rs, ok := v.Arg("reason"); ok {
+					r.Type = reasonType(rs)
+				}
+			}
+			if r.Message == r.Type+" value" || r.Message == "Required value" && r.Type == "Required" {
+				r.Message = ""
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func argOr(t *idl.Tag, name, def string) string {
+	if v, ok := t.Arg(name); ok {
+		return v
+	}
+	return def
+}
+
+// impliedMessage is the detail a value validation's error carries when no
+// x-kubernetes-validation-errors message overrides it (the part that
+// matters for matching: which bound).
+var impliedMessage = map[string]string{
+	"minimum": "must be greater than or equal to %v", "maximum": "must be less than or equal to %v",
+	"exclusiveMinimum": "must be greater than %v", "exclusiveMaximum": "must be less than %v",
+}
+
+// reasonType maps a rule's reason to the error type it reports.
+func reasonType(reason string) string {
+	r := strings.TrimPrefix(reason, "FieldValue")
+	if r == "" {
+		return "Invalid"
+	}
+	return r
+}
+
+// citedFuncs returns the function names a source line cites:
+// "k8s.io/kubernetes pkg/apis/core/validation/validation.go F1, F2 (note)"
+// gives F1 and F2.
+func citedFuncs(source string) []string {
+	if i := strings.Index(source, "("); i >= 0 {
+		source = source[:i]
+	}
+	f := strings.Fields(source)
+	if len(f) < 3 {
+		return nil
+	}
+	var out []string
+	for _, x := range f[2:] {
+		x = strings.Trim(x, ",")
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Match marks each site declared by the first rule that cites its
+// function with the same error type, field and (when both are literal)
+// detail, or excepted by exceptions ("Func Type field" keys).
+func Match(sites []Site, rules []Rule, exceptions map[string]string) {
+	for i := range sites {
+		s := &sites[i]
+		for _, r := range rules {
+			if r.Type != s.Type || !contains(r.Funcs, s.Func) {
+				continue
+			}
+			if r.Field != "" && s.Field != "" && r.Field != s.Field {
+				continue
+			}
+			if s.Detail != "" && r.Message != "" && !detailMatches(s.Detail, r.Message) {
+				continue
+			}
+			s.Rule = r.Pos
+			break
+		}
+		if s.Rule == "" {
+			if why, ok := exceptions[ExceptionKey(*s)]; ok {
+				s.Exception = why
+			}
+		}
+	}
+}
+
+// ExceptionKey is the key of a site in the exceptions file.
+func ExceptionKey(s Site) string {
+	f := s.Field
+	if f == "" {
+		f = "-"
+	}
+	return s.Func + " " + s.Type + " " + f
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,50 @@
+package coverage
+
+import (
+	"strings"
+	"testing"
+
+	"kdv.dev/idl"
+)
+
+// Sites match the overlay entries that cite their function, by error type,
+// field and detail (a Sprintf format's verbs match anything); others stay
+// open or take the exceptions file's reason.
+func TestMatch(t *testing.T) {
+	ov, err := idl.ParseOverlay("x.tags", []byte(`package k8s.io/api/apps/v1
+source k8s.io/kubernetes pkg/apis/apps/validation/validation.go ValidateDeploymentSpec, Other (note)
+DeploymentSpec.replicas +minimum=0
+DeploymentSpec +validationRule="true",message="empty selector is invalid for deployment",reason="FieldValueInvalid",fieldPath=".selector"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateContainerPorts
+Container.ports +uniqueKey=name
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := Rules([]*idl.Overlay{ov})
+	if len(rules) != 3 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+		t.Fatalf("rules: %+v", rules)
+	}
+	sites := []Site{
+		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
+		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "replicas", Detail: "must be less than or equal to %d when x"},
+		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "selector", Detail: "empty selector is invalid for deployment"},
+		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "selector", Detail: "invalid label selector"},
+		{Func: "ValidateDeploymentSpec", Type: "Required", Field: "selector"},
+		{Func: "validateContainerPorts", Type: "Duplicate", Field: "name"},
+		{Func: "validateProbe", Type: "Invalid", Field: "port"},
+	}
+	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", ""}
+	for i, s := range sites {
+		if s.Rule != want[i] {
+			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
+		}
+	}
+	if sites[4].Exception != "why not" {
+		t.Errorf("exception not applied: %+v", sites[4])
+	}
+	if !detailMatches("must be no more than %d characters", "must be no more than 52 characters") || detailMatches("must be %d", "must be less") {
+		t.Error("detailMatches")
+	}
+}
