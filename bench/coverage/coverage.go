@@ -304,15 +304,16 @@ func literalOrFormat(e ast.Expr) string {
 }
 
 // detailMatches reports whether a rule's message can be the detail a
-// site builds: equal, or equal with the format's verbs (%d, %s, %v, %q)
-// standing for anything.
+// site builds: equal, or equal with the verbs (%d, %s, %v, %q) of either
+// (a Sprintf format, a keyword's implied message) standing for anything.
 func detailMatches(detail, msg string) bool {
-	if detail == msg {
-		return true
-	}
-	re := regexp.QuoteMeta(detail)
-	re = verbRE.ReplaceAllString(re, ".*")
-	ok, _ := regexp.MatchString("^"+re+"$", msg)
+	return detail == msg || formatMatches(detail, msg) || formatMatches(msg, detail)
+}
+
+// formatMatches reports whether s is an instance of format.
+func formatMatches(format, s string) bool {
+	re := verbRE.ReplaceAllString(regexp.QuoteMeta(format), ".*")
+	ok, _ := regexp.MatchString("^"+re+"$", s)
 	return ok
 }
 

@@ -44,7 +44,7 @@ Container.ports +uniqueKey=name
 	if sites[4].Exception != "why not" {
 		t.Errorf("exception not applied: %+v", sites[4])
 	}
-	if !detailMatches("must be no more than %d characters", "must be no more than 52 characters") || detailMatches("must be %d", "must be less") {
+	if !detailMatches("must be no more than %d characters", "must be no more than 52 characters") || detailMatches("must be %d", "must not be 3") {
 		t.Error("detailMatches")
 	}
 }
