@@ -216,10 +216,10 @@ func (w *walker) additionalProperties(path string, o, n *schema.Structural) {
 	switch {
 	case oa == nil && na == nil:
 	case oa != nil && na == nil:
-		if len(n.Properties) == 0 && !n.XPreserveUnknownFields {
-			w.add(p, "field-removed", BreaksObjects, ruleRemoveField, "additionalProperties", nil, "map values (additionalProperties) removed: stored entries are pruned")
+		if n.XPreserveUnknownFields {
+			w.add(p, "field-removed", Safe, ruleLoosened, "additionalProperties", nil, "map values (additionalProperties) no longer validated: kept as unknown fields")
 		} else {
-			w.add(p, "field-removed", BreaksObjects, ruleRemoveField, "additionalProperties", nil, "additionalProperties removed")
+			w.add(p, "field-removed", BreaksObjects, ruleRemoveField, "additionalProperties", nil, "map values (additionalProperties) removed: stored entries are pruned")
 		}
 	case oa == nil && na != nil:
 		if len(o.Properties) == 0 && !o.XPreserveUnknownFields {

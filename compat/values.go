@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	celgo "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
@@ -25,6 +26,7 @@ func (w *walker) values(path string, o, n *schema.Structural) {
 	if nv == nil {
 		nv = &schema.ValueValidation{}
 	}
+	start := len(w.changes)
 	w.float(path, "maximum", ov.Maximum, ov.ExclusiveMaximum, nv.Maximum, nv.ExclusiveMaximum, true)
 	w.float(path, "minimum", ov.Minimum, ov.ExclusiveMinimum, nv.Minimum, nv.ExclusiveMinimum, false)
 	w.count(path, "maxLength", ov.MaxLength, nv.MaxLength, true)
@@ -58,6 +60,7 @@ func (w *walker) values(path string, o, n *schema.Structural) {
 	default:
 		w.add(path, "format-changed", BreaksObjects, ruleValidValues, ov.Format, nv.Format, "format changed from %q to %q", ov.Format, nv.Format)
 	}
+	w.spareEnum(start, ov, nv)
 	w.enum(path, ov.Enum, nv.Enum, n.Description)
 	for _, j := range []struct {
 		name     string
@@ -67,6 +70,59 @@ func (w *walker) values(path string, o, n *schema.Structural) {
 			w.add(path, "junctor-changed", BreaksObjects, ruleUnanalysed, j.old, j.new, "%s changed", j.name)
 		}
 	}
+}
+
+// spareEnum downgrades the tightened bounds, patterns and formats reported
+// since start when the old schema had an enum and every value of it passes
+// the new schema's bounds and pattern: no valid value became invalid (a
+// closed set of strings turned into an open pattern, say).
+func (w *walker) spareEnum(start int, ov, nv *schema.ValueValidation) {
+	if len(ov.Enum) == 0 {
+		return
+	}
+	for _, e := range ov.Enum {
+		if !passes(e.Object, nv) {
+			return
+		}
+	}
+	for i := start; i < len(w.changes); i++ {
+		c := &w.changes[i]
+		switch c.Kind {
+		case "max-tightened", "min-tightened", "pattern-changed":
+			if c.Severity == BreaksObjects {
+				c.Severity, c.Rule = Safe, ruleLoosened
+				c.Message += "; every value of the old enum passes it"
+			}
+		}
+	}
+}
+
+// passes reports whether v satisfies the bounds and pattern of vv, as
+// kube-openapi's validators check them (lengths in runes, RE2 patterns).
+func passes(v any, vv *schema.ValueValidation) bool {
+	switch x := normalize(v).(type) {
+	case string:
+		n := int64(utf8.RuneCountInString(x))
+		if vv.MaxLength != nil && n > *vv.MaxLength || vv.MinLength != nil && n < *vv.MinLength {
+			return false
+		}
+		if vv.Pattern != "" {
+			re, err := regexp.Compile(vv.Pattern)
+			if err != nil || !re.MatchString(x) {
+				return false
+			}
+		}
+		return vv.Maximum == nil && vv.Minimum == nil
+	case float64:
+		if m := vv.Maximum; m != nil && (x > *m || vv.ExclusiveMaximum && x == *m) {
+			return false
+		}
+		if m := vv.Minimum; m != nil && (x < *m || vv.ExclusiveMinimum && x == *m) {
+			return false
+		}
+		return vv.Pattern == "" && vv.MaxLength == nil && vv.MinLength == nil
+	}
+	return false
 }
 
 // float compares maximum or minimum with their exclusive flags. upper says
@@ -126,6 +182,17 @@ func (w *walker) count(path, keyword string, o, n *int64, upper bool) {
 	kind := "max"
 	if !upper {
 		kind = "min"
+		// A lower bound of 0 on a length or count bounds nothing.
+		zero := int64(0)
+		if o == nil && n != nil && *n == 0 || n == nil && o != nil && *o == 0 {
+			return
+		}
+		if o == nil {
+			o = &zero
+		}
+		if n == nil {
+			n = &zero
+		}
 	}
 	switch {
 	case o == nil && n == nil:
