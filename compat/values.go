@@ -183,15 +183,8 @@ func (w *walker) count(path, keyword string, o, n *int64, upper bool) {
 	if !upper {
 		kind = "min"
 		// A lower bound of 0 on a length or count bounds nothing.
-		zero := int64(0)
 		if o == nil && n != nil && *n == 0 || n == nil && o != nil && *o == 0 {
 			return
-		}
-		if o == nil {
-			o = &zero
-		}
-		if n == nil {
-			n = &zero
 		}
 	}
 	switch {
