@@ -50,7 +50,7 @@ func Load(paths []string, stdin io.Reader) (*API, error) {
 	}
 	var errs []error
 	for _, p := range paths {
-		before := len(api.CRDs) + len(api.Kinds)
+		before, errsBefore := len(api.CRDs)+len(api.Kinds), len(errs)
 		var files []string
 		if p == "-" {
 			files = []string{"-"}
@@ -72,7 +72,7 @@ func Load(paths []string, stdin io.Reader) (*API, error) {
 				errs = append(errs, err)
 			}
 		}
-		if len(api.CRDs)+len(api.Kinds) == before && len(errs) == 0 {
+		if len(api.CRDs)+len(api.Kinds) == before && len(errs) == errsBefore {
 			errs = append(errs, fmt.Errorf("%s: no CustomResourceDefinition or OpenAPI schema of a kind found", p))
 		}
 	}
