@@ -76,12 +76,18 @@ func TestRules(t *testing.T) {
 		old:        obj("  a: {type: string, enum: [x, z]}"),
 		breaking:   obj("  a: {type: string, enum: [x]}"),
 		want:       `w/v1: a: breaks-objects enum-value-removed: enum value "z" removed`,
-		compatible: obj("  a: {type: string, enum: [x, z, w], description: Values may be added to this enum.}"),
+		compatible: obj("  a: {type: string, enum: [x, z], description: z is deprecated but still accepted.}"),
 	}, {
 		name:       "enum value added",
-		old:        obj("  a: {type: string, enum: [x]}"),
-		breaking:   obj("  a: {type: string, enum: [x, z]}"),
+		old:        obj("  a: {type: string, enum: [x], description: Size.}"),
+		breaking:   obj("  a: {type: string, enum: [x, z], description: Size. Values may be added to this enum.}"),
 		want:       `w/v1: a: breaks-clients enum-value-added: enum value "z" added`,
+		compatible: obj("  a: {type: string, enum: [x], description: The size.}"),
+	}, {
+		name:       "enum value added to an open enum",
+		old:        obj("  a: {type: string, enum: [x], description: \"Note that values may be added to this enum, implementations must ensure that unknown values will not cause a crash.\"}"),
+		breaking:   obj("  a: {type: string, enum: [z]}"),
+		want:       `w/v1: a: breaks-objects enum-value-removed: enum value "x" removed`,
 		compatible: obj("  a: {type: string, enum: [x, z], description: \"Note that values may be added to this enum, implementations must ensure that unknown values will not cause a crash.\"}"),
 	}, {
 		name:       "enum added to a free field",

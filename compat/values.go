@@ -61,7 +61,7 @@ func (w *walker) values(path string, o, n *schema.Structural) {
 		w.add(path, "format-changed", BreaksObjects, ruleValidValues, ov.Format, nv.Format, "format changed from %q to %q", ov.Format, nv.Format)
 	}
 	w.spareEnum(start, ov, nv)
-	w.enum(path, ov.Enum, nv.Enum, n.Description)
+	w.enum(path, ov.Enum, nv.Enum, o.Description, n.Description)
 	for _, j := range []struct {
 		name     string
 		old, new any
@@ -226,7 +226,11 @@ func (w *walker) multipleOf(path string, o, n *float64) {
 // API: "Note that values may be added to this enum").
 var enumOpen = regexp.MustCompile(`(?i)(values|types|policies|reasons|modes|kinds) may be (added|defined|introduced)|may be added (to this enum|in (a )?future)|(handle|treat|expect)[^.]*\b(unknown|unrecognized|additional|new) values|(unknown|unrecognized) values (will|must|should|are)`)
 
-func (w *walker) enum(path string, o, n []schema.JSON, description string) {
+// enum compares enum values. A new value is safe only when the old
+// description already told clients to expect new values: the guide asks
+// for it "in the first release the field is made available", and clients
+// built against OLD read OLD's description.
+func (w *walker) enum(path string, o, n []schema.JSON, oldDescription, newDescription string) {
 	switch {
 	case len(o) == 0 && len(n) == 0:
 		return
@@ -241,13 +245,16 @@ func (w *walker) enum(path string, o, n []schema.JSON, description string) {
 		w.add(path, "enum-value-removed", BreaksObjects, ruleEnumRemoved, v, nil, "enum value %s removed", render(v))
 	}
 	for _, v := range enumDiff(n, o) {
-		if enumOpen.MatchString(description) {
+		if enumOpen.MatchString(oldDescription) {
 			w.add(path, "enum-value-added", Safe, ruleEnumOpen, nil, v, "enum value %s added; the description says clients must expect new values", render(v))
 			continue
 		}
 		w.add(path, "enum-value-added", BreaksClients, ruleEnumAdded, nil, v, "enum value %s added", render(v))
 		c := &w.changes[len(w.changes)-1]
 		c.Hint = `clients that handle every known value may fail on it; if new values are expected, say so in the field's description ("values may be added to this enum") in the release that adds the field`
+		if enumOpen.MatchString(newDescription) {
+			c.Hint = "the new description says values may be added, but clients built against the old one were not told"
+		}
 	}
 }
 
