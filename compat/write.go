@@ -68,6 +68,7 @@ func writeJSON(w io.Writer, shown []Change) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // CEL rules and patterns hold < > &
 	return enc.Encode(struct {
 		Changes []Change `json:"changes"`
 	}{shown})
@@ -170,5 +171,6 @@ func writeSARIF(w io.Writer, shown []Change, opts WriteOptions) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // CEL rules and patterns hold < > &
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
 }
