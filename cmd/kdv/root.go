@@ -19,6 +19,6 @@ from tagged Go types.`,
 		SilenceErrors: true,
 		Version:       version,
 	}
-	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand())
+	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand())
 	return root
 }

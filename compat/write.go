@@ -1,0 +1,176 @@
+package compat
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Formats are the output formats Write knows.
+func Formats() []string { return []string{"text", "json", "sarif"} }
+
+// WriteOptions control Write.
+type WriteOptions struct {
+	// MinSeverity leaves out changes below it (default Safe: all).
+	MinSeverity Severity
+	// FailOn is the severity from which a change fails the run; SARIF marks
+	// those results "error", the others "warning" or "note".
+	FailOn Severity
+	// ToolVersion is kdv's version, for SARIF.
+	ToolVersion string
+}
+
+// Write renders res in the named format (see Formats).
+func Write(w io.Writer, format string, res Result, opts WriteOptions) error {
+	var shown []Change
+	for _, c := range res.Changes {
+		if c.Severity >= opts.MinSeverity {
+			shown = append(shown, c)
+		}
+	}
+	switch format {
+	case "", "text":
+		return writeText(w, shown, res.Changes)
+	case "json":
+		return writeJSON(w, shown)
+	case "sarif":
+		return writeSARIF(w, shown, opts)
+	}
+	return fmt.Errorf("unknown output format %q: must be one of %s", format, strings.Join(Formats(), ", "))
+}
+
+// writeText prints one line per change, its rule and hint indented below
+// (for changes that break something), then counts per severity.
+func writeText(w io.Writer, shown, all []Change) error {
+	for _, c := range shown {
+		fmt.Fprintln(w, c.String())
+		if c.Severity > Safe {
+			fmt.Fprintf(w, "    rule: %s\n", c.Rule)
+		}
+		if c.Hint != "" {
+			fmt.Fprintf(w, "    hint: %s\n", c.Hint)
+		}
+	}
+	var counts [len(severityNames)]int
+	for _, c := range all {
+		counts[c.Severity]++
+	}
+	_, err := fmt.Fprintf(w, "%d changes: %d breaks-objects, %d breaks-clients, %d ratcheted, %d safe\n",
+		len(all), counts[BreaksObjects], counts[BreaksClients], counts[Ratcheted], counts[Safe])
+	return err
+}
+
+func writeJSON(w io.Writer, shown []Change) error {
+	if shown == nil {
+		shown = []Change{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // CEL rules and patterns hold < > &
+	return enc.Encode(struct {
+		Changes []Change `json:"changes"`
+	}{shown})
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	Name             string       `json:"name"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID     string            `json:"ruleId"`
+	RuleIndex  int               `json:"ruleIndex"`
+	Level      string            `json:"level"`
+	Message    sarifMessage      `json:"message"`
+	Locations  []sarifLocation   `json:"locations,omitempty"`
+	Properties map[string]string `json:"properties"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+}
+
+// writeSARIF writes SARIF 2.1.0: one rule per change kind, one result per
+// change, located at the changed object's document.
+func writeSARIF(w io.Writer, shown []Change, opts WriteOptions) error {
+	run := sarifRun{
+		Tool:    sarifTool{Driver: sarifDriver{Name: "kdv", Version: opts.ToolVersion, InformationURI: "https://kdv.dev", Rules: []sarifRule{}}},
+		Results: []sarifResult{},
+	}
+	index := map[string]int{}
+	for _, c := range shown {
+		i, ok := index[c.Kind]
+		if !ok {
+			i = len(run.Tool.Driver.Rules)
+			index[c.Kind] = i
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: c.Kind, Name: c.Kind, ShortDescription: sarifMessage{c.Kind}})
+		}
+		level := "note"
+		switch {
+		case c.Severity >= opts.FailOn && c.Severity > Safe:
+			level = "error"
+		case c.Severity > Safe:
+			level = "warning"
+		}
+		text := c.String()
+		if c.Rule != "" {
+			text += " (" + c.Rule + ")"
+		}
+		r := sarifResult{RuleID: c.Kind, RuleIndex: i, Level: level, Message: sarifMessage{text},
+			Properties: map[string]string{"severity": c.Severity.String(), "path": c.Path, "object": c.Object, "version": c.Version}}
+		if c.File != "" && c.File != "-" {
+			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(c.File)}}
+			if c.Line > 0 {
+				loc.Region = &sarifRegion{StartLine: c.Line}
+			}
+			r.Locations = []sarifLocation{{PhysicalLocation: loc}}
+		}
+		run.Results = append(run.Results, r)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // CEL rules and patterns hold < > &
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
