@@ -23,6 +23,39 @@ type ApplyOptions struct {
 	// apiserver does for fieldValidation=Strict or Warn. Without it Apply
 	// returns no paths.
 	ReturnUnknownFieldPaths bool
+	// NoEmbeddedResources says that no node of s below the root has
+	// x-kubernetes-embedded-resource (HasEmbeddedResource, which callers
+	// compute once per schema): the walk that coerces embedded resources'
+	// metadata, which acts only on those nodes, is skipped.
+	NoEmbeddedResources bool
+}
+
+// HasEmbeddedResource reports whether a node of s below the root has
+// x-kubernetes-embedded-resource (see ApplyOptions.NoEmbeddedResources).
+func HasEmbeddedResource(s *schema.Structural) bool {
+	return hasEmbedded(s, 0)
+}
+
+func hasEmbedded(s *schema.Structural, depth int) bool {
+	if s == nil {
+		return false
+	}
+	if depth > 0 && s.XEmbeddedResource {
+		return true
+	}
+	if hasEmbedded(s.Items, depth+1) {
+		return true
+	}
+	if ap := s.AdditionalProperties; ap != nil && hasEmbedded(ap.Structural, depth+1) {
+		return true
+	}
+	for k := range s.Properties {
+		p := s.Properties[k]
+		if hasEmbedded(&p, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // Apply runs the apiserver's decode-time steps on a custom resource obj
@@ -86,11 +119,13 @@ func Apply(obj map[string]any, s *schema.Structural, opts ApplyOptions) (unknown
 		})...)
 		PruneNonNullableNullsWithoutDefaults(obj, s)
 	}
-	ferr, paths := CoerceMeta(nil, obj, s, false, metaOpts)
-	if ferr != nil {
-		return nil, ferr
+	if !opts.NoEmbeddedResources {
+		ferr, paths := CoerceMeta(nil, obj, s, false, metaOpts)
+		if ferr != nil {
+			return nil, ferr
+		}
+		unknownFields = append(unknownFields, paths...)
 	}
-	unknownFields = append(unknownFields, paths...)
 
 	// Restore the meta fields, starting clean.
 	if foundKind {

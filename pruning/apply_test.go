@@ -137,3 +137,25 @@ func TestUnknownFieldErrors(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// HasEmbeddedResource finds x-kubernetes-embedded-resource below the root
+// (the root's own metadata is handled apart), through properties, items
+// and additionalProperties; without one, Apply may skip the coercion walk.
+func TestHasEmbeddedResource(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   bool
+	}{
+		{`{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"a":{"type":"string"}}}`, false},
+		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}}}`, true},
+		{`{"type":"object","additionalProperties":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}`, true},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`, false},
+	} {
+		if got := HasEmbeddedResource(schematest.Structural(t, tc.schema)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.schema, got, tc.want)
+		}
+	}
+	if !HasEmbeddedResource(schematest.Structural(t, applySchema)) {
+		t.Error("the apply tests' schema has an embedded resource below the root")
+	}
+}

@@ -68,6 +68,11 @@ type Validator struct {
 	validator *validation.Validator
 	defaulter *defaulting.Defaulter
 	namespace string
+	// typed checks built-in objects as the apiserver's decoder (nil for
+	// custom resources).
+	typed *typed.Checker
+	// noEmbedded: the schema has no embedded resource below the root.
+	noEmbedded bool
 }
 
 // Outcome is the verdict on one object.
@@ -138,7 +143,11 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &Validator{schema: s, validator: v, defaulter: defaulting.NewDefaulter(s.Structural), namespace: namespace}, nil
+	out := &Validator{schema: s, validator: v, defaulter: defaulting.NewDefaulter(s.Structural), namespace: namespace, noEmbedded: !pruning.HasEmbeddedResource(s.Structural)}
+	if s.BuiltIn && s.Definitions != nil {
+		out.typed = typed.NewChecker(s.Structural, typed.Types{Definition: s.Definitions, GoType: s.GoType})
+	}
+	return out, nil
 }
 
 // Schema returns the schema the validator was compiled from.
@@ -196,10 +205,10 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 // cannot be handled as a <Kind>: ..."; transformDecodeError in
 // k8s.io/apiserver pkg/endpoints/handlers), nil for custom resources.
 func (v *Validator) typedDecode(obj map[string]any) error {
-	if !v.schema.BuiltIn || v.schema.Definitions == nil {
+	if v.typed == nil {
 		return nil
 	}
-	if err := typed.Check(obj, v.schema.Structural, typed.Types{Definition: v.schema.Definitions, GoType: v.schema.GoType}); err != nil {
+	if err := v.typed.Check(obj); err != nil {
 		k := v.schema.GVK
 		return fmt.Errorf("%s in version %q cannot be handled as a %s: %w", k.Kind, k.Version, k.Kind, err)
 	}
@@ -252,6 +261,7 @@ func (v *Validator) decode(obj map[string]any) ([]string, error) {
 	unknown, err := pruning.Apply(obj, v.schema.Structural, pruning.ApplyOptions{
 		PreserveUnknownFields:   v.schema.PreserveUnknownFields,
 		ReturnUnknownFieldPaths: true,
+		NoEmbeddedResources:     v.noEmbedded,
 	})
 	if err != nil {
 		return nil, err
@@ -268,6 +278,7 @@ func (v *Validator) Prune(obj map[string]any) ([]string, error) {
 	paths, err := pruning.Apply(obj, v.schema.Structural, pruning.ApplyOptions{
 		PreserveUnknownFields:   v.schema.PreserveUnknownFields,
 		ReturnUnknownFieldPaths: true,
+		NoEmbeddedResources:     v.noEmbedded,
 	})
 	return unknownFieldMessages(paths), err
 }

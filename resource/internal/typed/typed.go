@@ -17,9 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -68,8 +70,36 @@ type Types struct {
 // Go field table of package builtin's data); without it, types are named
 // from the schema.
 func Check(obj map[string]any, s *schema.Structural, types Types) error {
-	c := &checker{types: types}
-	c.object(obj, s)
+	// The first pass visits keys in map order, which costs no sorting;
+	// only when it finds an error does a second pass, in the sorted order
+	// kubectl sends keys in, find the one the decoder reports first. Its
+	// normalisations (nulls to zero values, byte arrays to base64) do not
+	// change what the second pass finds: null is never a type error.
+	return NewChecker(s, types).Check(obj)
+}
+
+// Checker is Check for one kind, with the schema indexed once (its nodes'
+// properties by pointer) for the objects it checks. It is safe for
+// concurrent use.
+type Checker struct {
+	root  *node
+	types Types
+}
+
+// NewChecker returns the Checker of the kind whose structural schema is s.
+func NewChecker(s *schema.Structural, types Types) *Checker {
+	return &Checker{root: &node{s: s}, types: types}
+}
+
+// Check is the package's Check for obj.
+func (k *Checker) Check(obj map[string]any) error {
+	c := &checker{types: k.types, unordered: true}
+	c.object(obj, k.root)
+	if c.abort == nil && c.saved == nil {
+		return nil
+	}
+	c = &checker{types: k.types}
+	c.object(obj, k.root)
 	if c.abort != nil {
 		return &Error{Err: c.abort, Field: c.abortAt}
 	}
@@ -95,16 +125,74 @@ func (e *Error) Unwrap() error { return e.Err }
 
 type checker struct {
 	types Types
-	steps []string // schema steps from the root
-	field []string // JSON field names from the root (the decoder's FieldStack)
-	path  []string // rendered path segments ("spec", ".replicas", "[0]")
-	saved error    // first type error
-	abort error    // an UnmarshalJSON error: decoding stops
+	// unordered visits object keys in map order (see Check).
+	unordered bool
+	steps     []string  // schema steps from the root
+	field     []string  // JSON field names from the root (the decoder's FieldStack)
+	path      []pathSeg // path segments, rendered for errors only
+	saved     error     // first type error
+	abort     error     // an UnmarshalJSON error: decoding stops
 	// savedAt and abortAt are the paths of saved and abort.
 	savedAt, abortAt string
 }
 
-func (c *checker) at() string { return strings.Join(c.path, "") }
+// pathSeg is one step of the path of the value being checked: a
+// property, a map key or a list index.
+type pathSeg struct {
+	kind byte // '.' property, '{' map key, '[' index
+	name string
+	idx  int
+}
+
+// at renders the path in field.Path's form.
+func (c *checker) at() string {
+	var b strings.Builder
+	for i, g := range c.path {
+		switch g.kind {
+		case '.':
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(g.name)
+		case '{':
+			b.WriteString("[" + g.name + "]")
+		default:
+			b.WriteString("[" + strconv.Itoa(g.idx) + "]")
+		}
+	}
+	return b.String()
+}
+
+// node is a schema node with its children indexed by pointer, built on
+// first visit (Structural's Properties holds values, whose copy per key
+// would dominate the check's time).
+type node struct {
+	s      *schema.Structural
+	once   sync.Once
+	props  map[string]*node
+	items  *node
+	values *node
+}
+
+func (n *node) children() *node {
+	n.once.Do(func() {
+		s := n.s
+		if s.Properties != nil {
+			n.props = make(map[string]*node, len(s.Properties))
+			for k := range s.Properties {
+				p := s.Properties[k]
+				n.props[k] = &node{s: &p}
+			}
+		}
+		if s.Items != nil {
+			n.items = &node{s: s.Items}
+		}
+		if ap := s.AdditionalProperties; ap != nil && ap.Structural != nil {
+			n.values = &node{s: ap.Structural}
+		}
+	})
+	return n
+}
 
 func (c *checker) setAbort(err error) {
 	c.abort, c.abortAt = err, c.at()
@@ -226,10 +314,11 @@ func literal(x any) string {
 	return string(b)
 }
 
-func (c *checker) value(x any, s *schema.Structural) {
-	if c.abort != nil || x == nil || s == nil {
+func (c *checker) value(x any, n *node) {
+	if c.abort != nil || x == nil || n == nil {
 		return // null decodes into every Go type
 	}
+	s := n.s
 	switch {
 	case s.Type == "" && s.XPreserveUnknownFields && s.ValueValidation != nil && s.ValueValidation.Pattern == QuantityPattern:
 		c.quantity(x)
@@ -250,14 +339,14 @@ func (c *checker) value(x any, s *schema.Structural) {
 			c.typeError(jsonKind(x), s)
 			return
 		}
-		c.object(m, s)
+		c.object(m, n)
 	case "array":
 		l, ok := x.([]any)
 		if !ok {
 			c.typeError(jsonKind(x), s)
 			return
 		}
-		c.list(l, s)
+		c.list(l, n)
 	case "string":
 		str, ok := x.(string)
 		if !ok {
@@ -273,8 +362,13 @@ func (c *checker) value(x any, s *schema.Structural) {
 			}
 		}
 	case "integer":
-		switch x.(type) {
-		case int64, float64, int, int32:
+		switch v := x.(type) {
+		case int64:
+			if format(s) != "int32" || (v >= math.MinInt32 && v <= math.MaxInt32) {
+				return
+			}
+			c.typeError("number "+strconv.FormatInt(v, 10), s)
+		case float64, int, int32:
 			lit := literal(x)
 			bits := 64
 			if format(s) == "int32" {
@@ -297,12 +391,16 @@ func (c *checker) value(x any, s *schema.Structural) {
 	}
 }
 
-func (c *checker) list(l []any, s *schema.Structural) {
+func (c *checker) list(l []any, n *node) {
+	items := n.children().items
+	if items == nil {
+		return
+	}
 	c.steps = append(c.steps, Items)
 	for i := range l {
-		c.path = append(c.path, "["+strconv.Itoa(i)+"]")
-		l[i] = zeroForNull(c.bytesOf(l[i], s.Items), s.Items)
-		c.value(l[i], s.Items)
+		c.path = append(c.path, pathSeg{kind: '[', idx: i})
+		l[i] = zeroForNull(c.bytesOf(l[i], items.s), items.s)
+		c.value(l[i], items)
 		c.path = c.path[:len(c.path)-1]
 	}
 	c.steps = c.steps[:len(c.steps)-1]
@@ -368,38 +466,47 @@ func (c *checker) bytesOf(x any, s *schema.Structural) any {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-func (c *checker) object(m map[string]any, s *schema.Structural) {
-	if s.Properties == nil {
-		if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-			// map keys do not enter the decoder's field path
-			c.steps = append(c.steps, Values)
-			for _, k := range slices.Sorted(maps.Keys(m)) {
-				c.path = append(c.path, "["+k+"]")
-				m[k] = zeroForNull(c.bytesOf(m[k], s.AdditionalProperties.Structural), s.AdditionalProperties.Structural)
-				c.value(m[k], s.AdditionalProperties.Structural)
-				c.path = c.path[:len(c.path)-1]
+func (c *checker) object(m map[string]any, n *node) {
+	n.children()
+	if n.props == nil && n.values == nil {
+		return
+	}
+	if c.unordered {
+		for k := range m {
+			if c.member(m, n, k) {
+				return
 			}
-			c.steps = c.steps[:len(c.steps)-1]
 		}
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		p, ok := s.Properties[k]
-		if !ok {
-			continue // unknown: strict decoding reports it
-		}
-		seg := k
-		if len(c.path) > 0 {
-			seg = "." + k
-		}
-		c.steps, c.field, c.path = append(c.steps, k), append(c.field, k), append(c.path, seg)
-		m[k] = c.bytesOf(m[k], &p)
-		c.value(m[k], &p)
-		c.steps, c.field, c.path = c.steps[:len(c.steps)-1], c.field[:len(c.field)-1], c.path[:len(c.path)-1]
-		if c.abort != nil {
+		if c.member(m, n, k) {
 			return
 		}
 	}
+}
+
+// member checks m[k], a property or (without properties) a map value,
+// and reports whether decoding stopped.
+func (c *checker) member(m map[string]any, n *node, k string) bool {
+	if n.props == nil {
+		// map keys do not enter the decoder's field path
+		v := n.values
+		c.steps, c.path = append(c.steps, Values), append(c.path, pathSeg{kind: '{', name: k})
+		m[k] = zeroForNull(c.bytesOf(m[k], v.s), v.s)
+		c.value(m[k], v)
+		c.steps, c.path = c.steps[:len(c.steps)-1], c.path[:len(c.path)-1]
+		return false
+	}
+	p, ok := n.props[k]
+	if !ok {
+		return false // unknown: strict decoding reports it
+	}
+	c.steps, c.field, c.path = append(c.steps, k), append(c.field, k), append(c.path, pathSeg{kind: '.', name: k})
+	m[k] = c.bytesOf(m[k], p.s)
+	c.value(m[k], p)
+	c.steps, c.field, c.path = c.steps[:len(c.steps)-1], c.field[:len(c.field)-1], c.path[:len(c.path)-1]
+	return c.abort != nil
 }
 
 // quantity is resource.Quantity.UnmarshalJSON: the JSON text, unquoted,
