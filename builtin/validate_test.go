@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
 	"kdv.dev/schema"
 	"kdv.dev/validation"
 	"sigs.k8s.io/yaml"
@@ -99,8 +101,14 @@ spec:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Decoded as the apiserver decodes (integers as int64), which
+			// CEL on integer fields needs.
+			js, err := yaml.YAMLToJSON([]byte(tt.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
 			var obj map[string]any
-			if err := yaml.Unmarshal([]byte(tt.obj), &obj); err != nil {
+			if err := utiljson.Unmarshal(js, &obj); err != nil {
 				t.Fatal(err)
 			}
 			av := obj["apiVersion"].(string)

@@ -230,6 +230,11 @@ func TestKEPAliases(t *testing.T) {
 		{"qualifiedname", "example.com/MyName", nil},
 		{"qualifiedname", "a/b/c", []string{`spec.x: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`}},
 		{"labelvalue", "", nil},
+		{"portname", "http", nil},
+		{"portname", "h2c-8080", nil},
+		{"portname", "1.5.5", []string{`spec.x: Invalid value: "1.5.5": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`, `spec.x: Invalid value: "1.5.5": must contain at least one letter (a-z)`}},
+		{"portname", "-a--b-c-very-long", []string{`spec.x: Invalid value: "-a--b-c-very-long": must be no more than 15 characters`, `spec.x: Invalid value: "-a--b-c-very-long": must not contain consecutive hyphens`, `spec.x: Invalid value: "-a--b-c-very-long": must not begin or end with a hyphen`}},
+		{"portname", "HTTP", []string{`spec.x: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`, `spec.x: Invalid value: "HTTP": must contain at least one letter (a-z)`}},
 		{"labelvalue", strings.Repeat("a", 64), []string{`spec.x: Invalid value: "` + strings.Repeat("a", 64) + `": must be no more than 63 bytes`}},
 	}
 	r := New(Options{Extended: true})

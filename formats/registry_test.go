@@ -107,7 +107,7 @@ func TestNames(t *testing.T) {
 		ValidationGen: {"k8s-extended-resource-name", "k8s-label-key", "k8s-label-value", "k8s-long-name",
 			"k8s-long-name-caseless", "k8s-path-segment-name", "k8s-prefixed-label-key",
 			"k8s-resource-fully-qualified-name", "k8s-resource-pool-name", "k8s-short-name", "k8s-uuid"},
-		KEPAlias: {"dns1035label", "dns1123label", "dns1123subdomain", "labelvalue", "qualifiedname"},
+		KEPAlias: {"dns1035label", "dns1123label", "dns1123subdomain", "labelvalue", "portname", "qualifiedname"},
 	}
 	for f, names := range want {
 		if got := Names(f); !reflect.DeepEqual(got, names) {

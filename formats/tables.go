@@ -116,4 +116,8 @@ var kepFormats = map[string]*namedFormat{
 	"dns1035label":     fromMessages("dns1035label", utilvalidation.IsDNS1035Label),
 	"qualifiedname":    fromMessages("qualifiedname", utilvalidation.IsQualifiedName),
 	"labelvalue":       fromMessages("labelvalue", utilvalidation.IsValidLabelValue),
+	// portname is kdv's name for IANA_SVC_NAME (RFC 6335), the named ports
+	// of containers, probes and Services (validation.IsValidPortName),
+	// which no KEP-4153 or validation-gen format covers.
+	"portname": fromMessages("portname", utilvalidation.IsValidPortName),
 }
