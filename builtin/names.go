@@ -258,3 +258,12 @@ var metaOnUpdate = map[k8sschema.GroupKind]bool{
 	{Group: "apps", Kind: "ControllerRevision"}:                                       true,
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
 }
+
+// NameGeneratedOnCreate reports whether the registry of the built-in kind
+// gk names an object created without a name (its strategy's
+// PrepareForCreate sets a random UUID), so that an empty metadata.name is
+// valid on create. Only LimitRange does (k8s.io/kubernetes
+// pkg/registry/core/limitrange/strategy.go).
+func NameGeneratedOnCreate(gk k8sschema.GroupKind) bool {
+	return gk == k8sschema.GroupKind{Kind: "LimitRange"}
+}

@@ -134,6 +134,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		Scale:                 s.Scale,
 		NameValidation:        nameRule,
 		MetaOnUpdate:          s.BuiltIn && builtin.MetaValidatedOnUpdate(s.GVK.GroupKind()),
+		NameGeneratedOnCreate: s.BuiltIn && builtin.NameGeneratedOnCreate(s.GVK.GroupKind()),
 		Formats:               fmts,
 	})
 	if err != nil {

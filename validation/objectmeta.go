@@ -27,6 +27,10 @@ const declarativeBeta = true
 // appends to generateName before validating (names.SimpleNameGenerator).
 const generatedSuffix = "bcdfg"
 
+// generatedUUID stands in for the UUID a registry names an unnamed object
+// with (Options.NameGeneratedOnCreate).
+const generatedUUID = "6ba7b810-9dad-41d1-80b4-00c04fd430c8"
+
 // typeMeta mirrors customResourceValidator.ValidateTypeMeta
 // (apiextensions-apiserver pkg/registry/customresource/validator.go): kind
 // and apiVersion must be the served ones. The apiserver returns only these
@@ -76,6 +80,10 @@ func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, upda
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !update {
 		meta.Name = meta.GenerateName + generatedSuffix
+	}
+	if meta.Name == "" && !update && v.opts.NameGeneratedOnCreate {
+		// the registry's PrepareForCreate sets a random UUID
+		meta.Name = generatedUUID
 	}
 	namespaced := meta.Namespace != ""
 	if v.opts.Namespaced != nil {

@@ -125,6 +125,10 @@ type Options struct {
 	// validation of many built-in kinds does (kdv.dev/builtin
 	// MetaValidatedOnUpdate).
 	MetaOnUpdate bool
+	// NameGeneratedOnCreate accepts an object without name or generateName
+	// on create, whose registry names it (kdv.dev/builtin
+	// NameGeneratedOnCreate).
+	NameGeneratedOnCreate bool
 	// UntypedIntOrString makes x-kubernetes-int-or-string add no type
 	// check, as when the apiserver validates default values: it converts
 	// the schema with Structural.ToKubeOpenAPI, which publishes the
