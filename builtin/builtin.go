@@ -8,8 +8,12 @@
 // Lookup returns a kind's structural schema with every $ref resolved, the
 // form kdv's CRD validator takes: metadata is the ObjectMeta schema,
 // IntOrString is x-kubernetes-int-or-string, Quantity is
-// x-kubernetes-int-or-string without anyOf (the apiserver accepts numbers
-// such as 0.5), RawExtension preserves unknown fields. It mirrors the role
+// x-kubernetes-int-or-string with resource.ParseQuantity's pattern (dyn in
+// CEL, where rules take quantity(x)), RawExtension preserves unknown
+// fields. The schemas describe objects as the apiserver's decoder leaves
+// them: kdv.dev/resource decodes first, which turns quantities into their
+// canonical strings (0.5 into "500m"); validated raw, without that step, a
+// number quantity is a type error. It mirrors the role
 // of kubectl-validate's builtin schemas.
 package builtin
 

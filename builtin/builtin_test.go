@@ -96,7 +96,7 @@ func TestLookupStructural(t *testing.T) {
 		t.Errorf("containers: %+v", tmpl.Extensions)
 	}
 	res := tmpl.Items.Properties["resources"].Properties["limits"].AdditionalProperties.Structural
-	if res.Type != "" || !res.XPreserveUnknownFields || res.ValueValidation == nil || res.ValueValidation.Pattern == "" {
+	if res.Type != "" || !res.XIntOrString || res.ValueValidation == nil || res.ValueValidation.Pattern == "" {
 		t.Errorf("Quantity: %+v", res)
 	}
 	port := tmpl.Items.Properties["ports"].Items.Properties["containerPort"]

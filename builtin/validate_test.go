@@ -35,7 +35,7 @@ spec:
       - name: web
         image: nginx
         ports: [{containerPort: 80}]
-        resources: {limits: {cpu: 0.5, memory: 128Mi}}
+        resources: {limits: {cpu: 500m, memory: 128Mi}}
 `},
 		{name: "bad quantity", obj: `
 apiVersion: v1

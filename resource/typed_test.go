@@ -102,4 +102,15 @@ func TestBuiltinTypedDecoding(t *testing.T) {
 			t.Errorf("valid %s: %v %q %v", d.GVK.Kind, d.Outcome(), d.DecodeError, d.Errors)
 		}
 	}
+	// Quantities become canonical strings, as the apiserver's decoder
+	// leaves them (resource.Quantity.String): what rules and messages see.
+	v, err := reg.Validator(docs[0].GVK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := v.Validate(context.Background(), docs[0].Object, nil)
+	limits := out.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["resources"].(map[string]any)["limits"].(map[string]any)
+	if limits["cpu"] != "500m" || limits["memory"] != "128974848" {
+		t.Errorf("limits %v, want cpu 500m and memory 128974848", limits)
+	}
 }

@@ -108,8 +108,12 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 		return &schema.Props{Description: d.Description, XIntOrString: true, Pattern: crdQuantityPattern,
 			AnyOf: []schema.Props{{Type: "integer"}, {Type: "string"}}}, nil
 	case strings.HasSuffix(name, ".api.resource.Quantity"):
-		t := true
-		return &schema.Props{Description: d.Description, XPreserveUnknownFields: &t, Pattern: quantityPattern}, nil
+		// Built-in objects are decoded into Go types first
+		// (kdv.dev/resource), which turns every quantity into its
+		// canonical string ("0.5" and 0.5 into "500m"), as the apiserver
+		// stores and prints it; so a string (dyn in CEL, where rules take
+		// quantity(x)) with resource.ParseQuantity's pattern.
+		return &schema.Props{Description: d.Description, XIntOrString: true, Pattern: quantityPattern}, nil
 	case strings.HasSuffix(name, ".pkg.runtime.RawExtension"), strings.HasSuffix(name, ".apis.meta.v1.FieldsV1"), strings.HasSuffix(name, ".pkg.runtime.Unknown"):
 		t := true
 		return &schema.Props{Description: d.Description, Type: "object", XPreserveUnknownFields: &t}, nil
@@ -179,7 +183,7 @@ func (r *resolver) walk(p *schema.Props) error {
 }
 
 // dropUntypedRefs removes the rules of an object that name a property
-// without a type (a Quantity in the built-in form): CEL declares no field
+// without a type (RawExtension-like nodes): CEL declares no field
 // for untyped nodes (apiserver cel/common.SchemaDeclType), so such a rule
 // could not compile. Only k8s.io/api alpha rules are affected.
 func dropUntypedRefs(p *schema.Props) {

@@ -113,7 +113,7 @@ func TestResolveWellKnownTypes(t *testing.T) {
 	// the apiserver accepts a Quantity as a string or any number (0.5):
 	// untyped, with the pattern ParseQuantity applies to strings
 	equalJSON(t, got, `{"type": "object", "properties": {`+common+`,
-	    "cpu": {"description": "q", "x-kubernetes-preserve-unknown-fields": true, "pattern": `+jsonString(quantityPattern)+`}}}`)
+	    "cpu": {"description": "q", "x-kubernetes-int-or-string": true, "pattern": `+jsonString(quantityPattern)+`}}}`)
 	got, err = ResolveCRD(defs(t, src), "a.Root")
 	if err != nil {
 		t.Fatal(err)
@@ -166,30 +166,26 @@ func TestResolveRecursion(t *testing.T) {
 	}
 }
 
-// Rules naming a property without a type (Quantity) cannot compile: CEL
-// declares no field for it. They are dropped, the others kept.
+// Rules naming a property without a type cannot compile: CEL declares no
+// field for it. They are dropped, the others kept. Quantity, dyn in both
+// forms (int-or-string), keeps its rules.
 func TestResolveDropsRulesOnUntypedProperties(t *testing.T) {
 	d := defs(t, `{
 	  "a.Root": {"type": "object", "properties": {
 	    "cpu": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"},
+	    "raw": {"description": "untyped", "x-kubernetes-preserve-unknown-fields": true},
 	    "cpus": {"type": "integer"}},
-	    "x-kubernetes-validations": [{"rule": "has(self.cpu)"}, {"rule": "self.cpus > 0"}, {"rule": "true", "messageExpression": "string(self.cpu)"}]},
+	    "x-kubernetes-validations": [{"rule": "has(self.raw)"}, {"rule": "self.cpus > 0"}, {"rule": "true", "messageExpression": "string(self.raw)"}, {"rule": "has(self.cpu)"}]},
 	  "io.k8s.apimachinery.pkg.api.resource.Quantity": {"type": "string"}
 	}`)
-	got, err := Resolve(d, "a.Root")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.XValidations) != 1 || got.XValidations[0].Rule != "self.cpus > 0" {
-		t.Errorf("rules %+v, want only self.cpus > 0", got.XValidations)
-	}
-	// in the CRD form Quantity is typed (int-or-string): the rules stay
-	got, err = ResolveCRD(d, "a.Root")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.XValidations) != 3 {
-		t.Errorf("CRD form: rules %+v, want all 3", got.XValidations)
+	for _, resolve := range []func(map[string]*schema.Props, string) (*schema.Props, error){Resolve, ResolveCRD} {
+		got, err := resolve(d, "a.Root")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.XValidations) != 2 || got.XValidations[0].Rule != "self.cpus > 0" || got.XValidations[1].Rule != "has(self.cpu)" {
+			t.Errorf("rules %+v, want self.cpus > 0 and has(self.cpu)", got.XValidations)
+		}
 	}
 }
 

@@ -36,7 +36,7 @@ const (
 )
 
 // QuantityPattern is the pattern of package builtin's Quantity schema
-// (untyped, x-kubernetes-preserve-unknown-fields): the regular expression
+// (x-kubernetes-int-or-string, a canonical string after Check): the regular expression
 // resource.ParseQuantity requires of strings.
 const QuantityPattern = `^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`
 
@@ -320,9 +320,8 @@ func (c *checker) value(x any, n *node) {
 	}
 	s := n.s
 	switch {
-	case s.Type == "" && s.XPreserveUnknownFields && s.ValueValidation != nil && s.ValueValidation.Pattern == QuantityPattern:
-		c.quantity(x)
-		return
+	case isQuantity(s):
+		return // checked and made canonical by convert
 	case s.XIntOrString:
 		c.intOrString(x)
 		return
@@ -399,7 +398,7 @@ func (c *checker) list(l []any, n *node) {
 	c.steps = append(c.steps, Items)
 	for i := range l {
 		c.path = append(c.path, pathSeg{kind: '[', idx: i})
-		l[i] = zeroForNull(c.bytesOf(l[i], items.s), items.s)
+		l[i] = zeroForNull(c.convert(l[i], items.s), items.s)
 		c.value(l[i], items)
 		c.path = c.path[:len(c.path)-1]
 	}
@@ -493,7 +492,7 @@ func (c *checker) member(m map[string]any, n *node, k string) bool {
 		// map keys do not enter the decoder's field path
 		v := n.values
 		c.steps, c.path = append(c.steps, Values), append(c.path, pathSeg{kind: '{', name: k})
-		m[k] = zeroForNull(c.bytesOf(m[k], v.s), v.s)
+		m[k] = zeroForNull(c.convert(m[k], v.s), v.s)
 		c.value(m[k], v)
 		c.steps, c.path = c.steps[:len(c.steps)-1], c.path[:len(c.path)-1]
 		return false
@@ -503,7 +502,7 @@ func (c *checker) member(m map[string]any, n *node, k string) bool {
 		return false // unknown: strict decoding reports it
 	}
 	c.steps, c.field, c.path = append(c.steps, k), append(c.field, k), append(c.path, pathSeg{kind: '.', name: k})
-	m[k] = c.bytesOf(m[k], p.s)
+	m[k] = c.convert(m[k], p.s)
 	c.value(m[k], p)
 	c.steps, c.field, c.path = c.steps[:len(c.steps)-1], c.field[:len(c.field)-1], c.path[:len(c.path)-1]
 	return c.abort != nil
@@ -511,14 +510,53 @@ func (c *checker) member(m map[string]any, n *node, k string) bool {
 
 // quantity is resource.Quantity.UnmarshalJSON: the JSON text, unquoted,
 // trimmed, through resource.ParseQuantity.
-func (c *checker) quantity(x any) {
-	lit := literal(x)
-	if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' {
-		lit = lit[1 : len(lit)-1]
+// On success it returns the quantity's canonical string (Quantity.String:
+// 0.5 and "0.5" give "500m"), which is what the apiserver stores, prints
+// in its messages and validates; x otherwise.
+func (c *checker) quantity(x any) any {
+	var lit string
+	if str, ok := x.(string); ok && plainJSONString(str) {
+		lit = str // its JSON text, unquoted, is itself
+	} else {
+		lit = literal(x)
+		if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' {
+			lit = lit[1 : len(lit)-1]
+		}
 	}
-	if _, err := resource.ParseQuantity(strings.TrimSpace(lit)); err != nil {
+	q, err := resource.ParseQuantity(strings.TrimSpace(lit))
+	if err != nil {
 		c.setAbort(err)
+		return x
 	}
+	return q.String()
+}
+
+// plainJSONString reports whether encoding/json writes s as itself in
+// quotes (no escapes).
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// isQuantity reports whether s is package builtin's Quantity schema.
+func isQuantity(s *schema.Structural) bool {
+	return s.XIntOrString && s.ValueValidation != nil && s.ValueValidation.Pattern == QuantityPattern
+}
+
+// convert returns x as the decoder leaves it for a node of schema s:
+// byte arrays as base64 (bytesOf), quantities canonical (quantity).
+func (c *checker) convert(x any, s *schema.Structural) any {
+	if s != nil && x != nil && isQuantity(s) {
+		if c.abort != nil {
+			return x
+		}
+		return c.quantity(x)
+	}
+	return c.bytesOf(x, s)
 }
 
 // intOrString is intstr.IntOrString.UnmarshalJSON: a string, or
