@@ -411,6 +411,9 @@ func (c *checker) list(l []any, n *node) {
 // stored so. Lists of lists, int-or-strings, quantities and untyped values
 // keep their null.
 func zeroForNull(x any, s *schema.Structural) any {
+	if x == nil && s != nil && isQuantity(s) {
+		return "0" // Quantity.UnmarshalJSON(null) is the zero quantity
+	}
 	if x != nil || s == nil || s.XIntOrString {
 		return x
 	}
