@@ -86,7 +86,12 @@ type Options struct {
 	// field.Error prints it; reason may also be FieldValueNotFound,
 	// FieldValueNotSupported, FieldValueTooLong or FieldValueTooMany; and a
 	// message equal to the error type's own wording ("Required value")
-	// adds no detail, as most hand-written errors carry none.
+	// adds no detail, as most hand-written errors carry none. The rules are
+	// evaluated without the CRD cost limits (per-call limit, per-object
+	// budget), which hand-written validation does not have either: the
+	// built-in rules are kdv's own, written to be at most quadratic in the
+	// size of the object, and a value that fails to fit no size estimate
+	// (built-in lists have no maxItems) must still be validated.
 	BuiltIn bool
 }
 

@@ -94,7 +94,7 @@ func (v *Validator) ValidateObject(ctx context.Context, fldPath *field.Path, obj
 // it was abandoned (nothing was emitted to ctx then).
 func (v *Validator) validateFast(ctx context.Context, fldPath *field.Path, obj, oldObj any, costBudget int64) (errs field.ErrorList, warnings []string, ok bool) {
 	e := v.newEvaluation(ctx, true)
-	if v.guard != nil && !e.fits(v.guard.get(), obj, oldObj) {
+	if v.guard != nil && !v.builtIn && !e.fits(v.guard.get(), obj, oldObj) {
 		return nil, nil, false
 	}
 	errs, _ = e.validate(v.root, fldPath, obj, oldObj, v.ratchet(obj, oldObj), costBudget)

@@ -60,6 +60,9 @@ type fastPlan struct {
 	maxCost, msgMaxCost uint64
 	root                *apiservercel.DeclType
 	perCallLimit        uint64
+	// unmetered: no cost limits apply (Options.BuiltIn); every program is
+	// evaluated untracked and charged nothing.
+	unmetered bool
 
 	once sync.Once
 	// ok: prog may be evaluated untracked, charging cost.
@@ -96,6 +99,10 @@ func (p *fastPlan) plan() {
 func (p *fastPlan) untracked(env *celgo.Env, ast *celgo.Ast, maxCost uint64) (celgo.Program, uint64, bool) {
 	if env == nil || ast == nil || p.root == nil {
 		return nil, 0, false
+	}
+	if p.unmetered {
+		prog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
+		return prog, 0, err == nil
 	}
 	est, err := env.EstimateCost(ast, boundedCostEstimator{&library.CostEstimator{SizeEstimator: &boundedSizeEstimator{root: p.root}}})
 	if err != nil {

@@ -106,6 +106,13 @@ func (n *node) compile() *nodeRules {
 	b := n.builder
 	b.compiles.Add(1)
 	compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions)
+	if b.unmetered {
+		for i := range compiled {
+			if compiled[i].fast != nil {
+				compiled[i].fast.unmetered = true
+			}
+		}
+	}
 	r := &nodeRules{compiled: compiled, err: err}
 	for _, c := range compiled {
 		if c.usesOldSelf {
@@ -146,7 +153,7 @@ func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy 
 	if !hasXValidations(s) {
 		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting, builtIn: opts.BuiltIn}
 	}
-	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy}
+	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn}
 	v := b.validator(s, isResourceRoot, ratcheting)
 	v.builtIn = opts.BuiltIn
 	return v
@@ -169,6 +176,9 @@ type builder struct {
 	perCallLimit uint64
 	// lazy defers compiling a node's rules to its first evaluation.
 	lazy bool
+	// unmetered evaluates every rule untracked, without cost limits
+	// (Options.BuiltIn).
+	unmetered bool
 	// compiles counts the nodes whose rules were compiled (tests).
 	compiles atomic.Int64
 }
