@@ -75,6 +75,22 @@ func trickySecret(eol string) string {
 	return fmt.Sprintf(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"k":%q}}`, j)
 }
 
+const trickyStatefulSet = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: c, image: i, volumeMounts: [{name: data, mountPath: /d}]}]
+      volumes: [{name: data, persistentVolumeClaim: {readOnly: true}}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+
 var trickyCases = []trickyCase{
 	{"imagePullPolicy: \"\"", podWith("    imagePullPolicy: \"\"\n", ""), false},
 	{"ports[].protocol: \"\"", podWith("    ports:\n    - containerPort: 80\n      protocol: \"\"\n", ""), false},
@@ -119,6 +135,10 @@ var trickyCases = []trickyCase{
 	{"Pod name with uppercase", strings.Replace(trickyPod, "name: p", "name: P", 1), true},
 	{"duplicate container names", podWith("  - name: c\n    image: nginx\n", ""), true},
 	{"duplicate Service port names", strings.Replace(trickyService, "  - port: 80\n", "  - port: 80\n    name: a\n  - port: 81\n    name: a\n", 1), true},
+	// ValidateStatefulSetSpec replaces template volumes named like a claim
+	// template before validating the template.
+	{"StatefulSet volume named like a claim template, without claimName", trickyStatefulSet, false},
+	{"StatefulSet volume without claimName", strings.Replace(trickyStatefulSet, "- metadata: {name: data}", "- metadata: {name: other}", 1), true},
 	{"Service type: Bogus", trickyService + "  type: Bogus\n", true},
 }
 
