@@ -61,7 +61,7 @@ const selfTypeName = "selfType0"
 
 // compileRules compiles s.XValidations against declType, mirroring the
 // apiserver's cel.Compile. perCallLimit is the runtime per-call cost limit.
-func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind) ([]compilationResult, error) {
+func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind, unmetered bool) ([]compilationResult, error) {
 	if len(s.XValidations) == 0 {
 		return nil, nil
 	}
@@ -82,7 +82,7 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, envSet, kind, estimator, declType, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, envSet, kind, estimator, declType, maxCard, perCallLimit, unmetered)
 	}
 	return results, nil
 }
@@ -138,7 +138,9 @@ func envOf(set *environment.EnvSet, kind envKind) *celgo.Env {
 	return set.StoredExpressionsEnv()
 }
 
-func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64) (res compilationResult) {
+// compileRule compiles one rule; unmetered (built-in rules, Options.BuiltIn)
+// builds only the untracked program, which is all such rules need.
+func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64, unmetered bool) (res compilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
@@ -162,6 +164,31 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 			res.usesOldSelf = true
 			break
 		}
+	}
+	if unmetered {
+		prog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
+		if err != nil {
+			res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
+			return
+		}
+		res.program = prog
+		res.fast = &fastPlan{unmetered: true, ok: true, prog: prog}
+		if rule.MessageExpression != "" {
+			ast, issues := env.Compile(rule.MessageExpression)
+			if issues != nil || ast.OutputType() != celgo.StringType {
+				res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed"}
+				return
+			}
+			mprog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
+			if err != nil {
+				res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
+				return
+			}
+			res.messageExpression = mprog
+			res.fast.msgOK, res.fast.msgProg = true, mprog
+		}
+		res.setFieldPath(rule, s)
+		return
 	}
 	prog, err := env.Program(ast,
 		celgo.CostLimit(perCallLimit),
@@ -214,13 +241,18 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		res.messageExpressionMaxCost = mest.Max
 		res.fast.msgEnv, res.fast.msgAst, res.fast.msgMaxCost = menv, ast, mest.Max
 	}
+	res.setFieldPath(rule, s)
+	return
+}
+
+// setFieldPath records the rule's fieldPath, normalised, and its steps.
+func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
 	if rule.FieldPath != "" {
 		if p, _, steps, err := schema.ResolveFieldPathSteps(rule.FieldPath, s, true); err == nil {
 			res.normalizedFieldPath = p.String()
 			res.fieldPathSteps = steps
 		}
 	}
-	return
 }
 
 // sizeEstimator gives the checker size estimates of values reached from

@@ -60,8 +60,8 @@ type fastPlan struct {
 	maxCost, msgMaxCost uint64
 	root                *apiservercel.DeclType
 	perCallLimit        uint64
-	// unmetered: no cost limits apply (Options.BuiltIn); every program is
-	// evaluated untracked and charged nothing.
+	// unmetered: no cost limits apply (Options.BuiltIn); compileRule set
+	// prog (and msgProg) untracked, charged nothing.
 	unmetered bool
 
 	once sync.Once
@@ -85,6 +85,9 @@ func (p *fastPlan) get() *fastPlan {
 }
 
 func (p *fastPlan) plan() {
+	if p.unmetered {
+		return // compileRule made the untracked programs
+	}
 	p.prog, p.cost, p.ok = p.untracked(p.env, p.ast, p.maxCost)
 	if p.msgAst != nil {
 		p.msgProg, p.msgCost, p.msgOK = p.untracked(p.msgEnv, p.msgAst, p.msgMaxCost)
@@ -99,10 +102,6 @@ func (p *fastPlan) plan() {
 func (p *fastPlan) untracked(env *celgo.Env, ast *celgo.Ast, maxCost uint64) (celgo.Program, uint64, bool) {
 	if env == nil || ast == nil || p.root == nil {
 		return nil, 0, false
-	}
-	if p.unmetered {
-		prog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
-		return prog, 0, err == nil
 	}
 	est, err := env.EstimateCost(ast, boundedCostEstimator{&library.CostEstimator{SizeEstimator: &boundedSizeEstimator{root: p.root}}})
 	if err != nil {

@@ -105,14 +105,7 @@ func (n *node) compile() *nodeRules {
 	}
 	b := n.builder
 	b.compiles.Add(1)
-	compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions)
-	if b.unmetered {
-		for i := range compiled {
-			if compiled[i].fast != nil {
-				compiled[i].fast.unmetered = true
-			}
-		}
-	}
+	compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered)
 	r := &nodeRules{compiled: compiled, err: err}
 	for _, c := range compiled {
 		if c.usesOldSelf {
