@@ -20,6 +20,10 @@ const (
 	ValidationGen
 	// KEPAlias formats are the +format names proposed by KEP-4153.
 	KEPAlias
+	// HandWritten formats are kdv's names for checks of k8s.io/kubernetes's
+	// hand-written validation that data cannot say (k8s-cron-schedule,
+	// k8s-time-zone), reporting its errors; enforced like ValidationGen.
+	HandWritten
 )
 
 // String returns the family's name as used in documentation and reports.
@@ -33,6 +37,8 @@ func (f Family) String() string {
 		return "validation-gen"
 	case KEPAlias:
 		return "kep-4153"
+	case HandWritten:
+		return "hand-written"
 	}
 	return fmt.Sprintf("Family(%d)", int(f))
 }

@@ -94,6 +94,9 @@ func (r *Registry) Lookup(format string) (c *Checker, known bool) {
 	if f := kepFormats[format]; f != nil {
 		return &Checker{name: format, family: KEPAlias, valid: f.valid, errs: f.errs}, true
 	}
+	if f := handWrittenFormats[format]; f != nil {
+		return &Checker{name: format, family: HandWritten, valid: f.valid, errs: f.errs}, true
+	}
 	return nil, false
 }
 
@@ -138,6 +141,10 @@ func Names(f Family) []string {
 		}
 	case KEPAlias:
 		for n := range kepFormats {
+			out = append(out, n)
+		}
+	case HandWritten:
+		for n := range handWrittenFormats {
 			out = append(out, n)
 		}
 	}
