@@ -183,6 +183,32 @@ func rejectionClass(r *bresult, v bverdict) string {
 	return fmt.Sprintf("%s: %s %s", r.Case.Mutation, c.Type, indexRE.ReplaceAllString(c.Field, "[*]"))
 }
 
+// causeDiffSide is, for a case both sides reject with different causes,
+// a verdict holding the first cause only one side reports (the apiserver's
+// when it has one kdv lacks, else kdv's extra one, marked "+"), so that
+// classTable groups cause differences like misses.
+func causeDiffSide(r *bresult) bverdict {
+	has := func(cs []cause, c cause) bool {
+		for _, x := range cs {
+			if x == c {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range r.Ref.Causes {
+		if !has(r.KDV.Causes, c) {
+			return bverdict{Causes: []cause{c}}
+		}
+	}
+	for _, c := range r.KDV.Causes {
+		if !has(r.Ref.Causes, c) {
+			return bverdict{Causes: []cause{{Field: c.Field, Type: "+" + c.Type}}}
+		}
+	}
+	return bverdict{}
+}
+
 // classTable lists the classes of false rejections or misses, most
 // frequent first, with one example each.
 func classTable(rs []bresult, pick func(*bresult) bool, side func(*bresult) bverdict, limit int) string {
@@ -294,6 +320,10 @@ func TestBuiltinDifferential(t *testing.T) {
 		b.WriteString("\n### Per mutation\n\n" + agreementTable("mutation", byMut, total))
 		b.WriteString("\n### False-rejection classes\n\n" + classTable(judged, fr, kdvSide, 60))
 		b.WriteString("\n### Miss classes\n\n" + classTable(judged, miss, refSide, 40))
+		causeDiff := func(r *bresult) bool {
+			return r.Err == nil && r.Ref.Rejected && r.KDV.Rejected && !sameCauses(r.Ref.Causes, r.KDV.Causes)
+		}
+		b.WriteString("\n### Cause-difference classes\n\nBoth reject, with different causes: the first cause the apiserver reports that kdv does not (or, marked +, the first kdv reports that the apiserver does not).\n\n" + classTable(judged, causeDiff, causeDiffSide, 40))
 		b.WriteString("\n### Tricky inputs\n\n" + tricky)
 		if err := writeResultsSection(f, b.String()); err != nil {
 			t.Error(err)

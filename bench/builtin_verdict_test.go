@@ -150,6 +150,11 @@ func kdvBuiltin(doc, old []byte) (v bverdict, err error) {
 		v.Causes = append(v.Causes, cause{Type: "decode"})
 		v.Messages = append(v.Messages, out.DecodeErr.Error())
 	}
+	if out.DecodeError != "" {
+		// the typed decoder's 400, alone as in the apiserver
+		v.Causes = append(v.Causes, cause{Type: "decode"})
+		v.Messages = append(v.Messages, out.DecodeError)
+	}
 	for _, u := range out.UnknownFields {
 		if !strings.HasPrefix(u, "unknown field ") {
 			u = fmt.Sprintf(`unknown field "%s"`, u)
