@@ -235,7 +235,14 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			if plan.cost > uint64(remaining) {
 				return e.abandon()
 			}
-			evalResult, _, err = plan.prog.ContextEval(e.ctx, ruleAct)
+			if e.builtIn {
+				// unmetered and bounded by the object's size: no
+				// cancellable context per rule (its allocation is a good
+				// part of a built-in object's validation)
+				evalResult, _, err = plan.prog.Eval(ruleAct)
+			} else {
+				evalResult, _, err = plan.prog.ContextEval(e.ctx, ruleAct)
+			}
 			remaining -= int64(plan.cost)
 		} else {
 			var evalDetails *celgo.EvalDetails
