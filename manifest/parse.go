@@ -139,6 +139,9 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 	}
 	m, ok := obj.(map[string]any)
 	if !ok {
+		if why := notManifestValue(obj); why != "" && !opts.StrictInputs {
+			return []Document{{File: file, Item: -1, Line: first, Raw: c.raw, NotManifest: why, pos: pos}}
+		}
 		return errDoc(file, pos, first, first, "", notObject(obj))
 	}
 	warns = sortWarnings(warns, first)

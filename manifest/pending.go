@@ -15,6 +15,9 @@ type Pending struct {
 	file string
 	c    chunk
 	opts Options
+	// notManifest is set for a file recognized as not holding manifests: it is one Pending,
+	// which decodes to one Document saying so.
+	notManifest string
 }
 
 // ReadPending reads paths (and stdin for "-") as Read does and splits every source into
@@ -31,7 +34,11 @@ func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, erro
 			if err != nil {
 				return err
 			}
-			out = appendPending(out, src, name, data, opts)
+			if why := notManifestInput(name, data, opts); why != "" {
+				out = append(out, Pending{src: src, file: name, opts: opts, notManifest: why})
+			} else {
+				out = appendPending(out, src, name, data, opts)
+			}
 			src++
 			return nil
 		})
@@ -53,7 +60,24 @@ func (p *Pending) Mentions(s string) bool { return bytes.Contains(p.c.raw, []byt
 // document, one Document, a List's items, or an empty non-nil slice for a List without
 // items. Index is 0 until Number is called. It is safe to call from several goroutines
 // on different Pendings.
-func (p *Pending) Decode() []Document { return decodeChunk(p.file, p.c, p.opts) }
+func (p *Pending) Decode() []Document {
+	if p.notManifest != "" {
+		return []Document{{File: p.file, Item: -1, NotManifest: p.notManifest}}
+	}
+	return decodeChunk(p.file, p.c, p.opts)
+}
+
+// notManifestInput returns why the file called name, holding data, is not read as
+// manifests ("" when it is, and always with opts.StrictInputs).
+func notManifestInput(name string, data []byte, opts Options) string {
+	if opts.StrictInputs {
+		return ""
+	}
+	if why := notManifestFile(name); why != "" {
+		return why
+	}
+	return notManifestText(name, data)
+}
 
 // Number sets Index (and the Index of each document's *Error) on decoded, where
 // decoded[i] holds what pending[i].Decode returned: per source, documents that decoded

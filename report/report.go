@@ -128,6 +128,11 @@ type DocumentResult struct {
 	// example --ignore-missing-schemas); SkipReason says why.
 	Skipped    bool
 	SkipReason string
+	// NotManifest marks a skipped input that is not a Kubernetes object at
+	// all (a Helm values file, a CI workflow, a kustomization): it is
+	// counted apart from the documents ([Summary.NotManifests]), once per
+	// file when recognized by its name.
+	NotManifest bool
 }
 
 // Outcome is the overall state of one document.
@@ -243,6 +248,9 @@ func (d *DocumentResult) displayName() string {
 	if id := d.Identity(); id != "" {
 		return id
 	}
+	if d.NotManifest && d.Line == 0 {
+		return "file" // recognized by its name or text, not by its documents
+	}
 	return fmt.Sprintf("document %d", d.Index+1)
 }
 
@@ -284,6 +292,9 @@ type Summary struct {
 	Skipped   int
 	Errors    int // field errors over all invalid documents
 	Warnings  int // warnings over all documents
+	// NotManifests counts the results marked NotManifest, which are not
+	// counted in Files, Documents or Skipped.
+	NotManifests int
 }
 
 // Summary counts r's documents.
@@ -292,6 +303,10 @@ func (r *Result) Summary() Summary {
 	files := map[string]bool{}
 	for i := range r.Documents {
 		d := &r.Documents[i]
+		if d.NotManifest && d.Err == nil {
+			s.NotManifests++
+			continue
+		}
 		if !files[d.File] {
 			files[d.File] = true
 			s.Files++
@@ -317,12 +332,17 @@ func (r *Result) Summary() Summary {
 }
 
 // String renders s as the text format's last line, e.g.
-// "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)".
+// "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)",
+// followed by "; 3 non-manifests skipped" when there are some.
 func (s Summary) String() string {
-	return fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
+	out := fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
 		plural(s.Documents, "document"), plural(s.Files, "file"),
 		s.Valid, s.Invalid, s.Failed, s.Skipped,
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	if s.NotManifests > 0 {
+		out += "; " + plural(s.NotManifests, "non-manifest") + " skipped"
+	}
+	return out
 }
 
 func plural(n int, word string) string {
