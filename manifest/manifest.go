@@ -46,7 +46,14 @@ type Document struct {
 	// Document with only File, Index, Item and NotManifest set. Mappings are decoded as
 	// usual whatever they hold: NotManifestObject judges them.
 	NotManifest string
+	// Via is the file that built the document when it was not read from File as written
+	// but built (Options.Build): the kustomization file. File is then the source file the
+	// object comes from (or Via when it has none), Raw the object as built, and Line and
+	// Position are lines of the source file: a field's own line when the build left its
+	// value unchanged, else the object's first line there.
+	Via string
 
+	src    *source    // the source document of a built one
 	pos    *positions // shared by a List and its items; nil for error documents without source
 	prefix string     // field path of a List item within its document, "items[i]"
 }
@@ -64,6 +71,10 @@ type Options struct {
 	// documents that would be recognized as something else (see Document.NotManifest) are
 	// then decoded like any other and fail as kubectl fails them.
 	StrictInputs bool
+	// Build, when set, is asked about every directory met while walking (and every
+	// directory given): a directory it handles is built (a kustomization) and the objects
+	// built are read instead of the directory's files.
+	Build BuildFunc
 }
 
 // DefaultMaxDocumentBytes is 3 MiB, the kube-apiserver's default MaxRequestBodyBytes

@@ -18,6 +18,9 @@ type Pending struct {
 	// notManifest is set for a file recognized as not holding manifests: it is one Pending,
 	// which decodes to one Document saying so.
 	notManifest string
+	via         string  // Document.Via
+	origin      *source // the source document of a built object
+	srcLine     int     // the source document's line
 }
 
 // ReadPending reads paths (and stdin for "-") as Read does and splits every source into
@@ -28,8 +31,23 @@ func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, erro
 	var out []Pending
 	var errs []error
 	src := 0
+	sources := map[string][]Document{} // source files of built objects, parsed once
+	var built func(dir string) (bool, error)
+	if opts.Build != nil && !opts.StrictInputs {
+		built = func(dir string) (bool, error) {
+			handled, objs, err := opts.Build(dir)
+			if !handled {
+				return false, nil
+			}
+			for _, b := range objs {
+				out = appendBuilt(out, src, b, sources, opts)
+				src++
+			}
+			return true, err
+		}
+	}
 	for _, p := range paths {
-		err := walk(p, nil, func(name string) error {
+		err := walkBuilding(p, nil, built, func(name string) error {
 			data, err := readSource(name, stdin)
 			if err != nil {
 				return err
@@ -64,7 +82,45 @@ func (p *Pending) Decode() []Document {
 	if p.notManifest != "" {
 		return []Document{{File: p.file, Item: -1, NotManifest: p.notManifest}}
 	}
-	return decodeChunk(p.file, p.c, p.opts)
+	docs := decodeChunk(p.file, p.c, p.opts)
+	if p.via != "" {
+		for i := range docs {
+			docs[i].Via, docs[i].src = p.via, p.origin
+			docs[i].Line = p.srcLine
+			if e, ok := docs[i].Err.(*Error); ok {
+				// A decode error of built output has no line in any file.
+				e.Line, e.Column = p.srcLine, 0
+				e.Msg += " (in the output of " + p.via + ")"
+			}
+		}
+	}
+	return docs
+}
+
+// appendBuilt appends the documents of one built object, named after its source file
+// (parsed once into sources) or, without one, after the file that built it.
+func appendBuilt(out []Pending, src int, b Built, sources map[string][]Document, opts Options) []Pending {
+	file, line := b.Via, 1
+	var s *source
+	if b.File != "" {
+		docs, ok := sources[b.File]
+		if !ok {
+			if data, err := readSource(b.File, nil); err == nil {
+				docs = Parse(b.File, data, Options{StrictInputs: true})
+			}
+			sources[b.File] = docs
+		}
+		file = b.File
+		if d := sourceOf(b.Data, docs); d != nil {
+			s, line = &source{doc: d}, d.Line
+		}
+	}
+	n := len(out)
+	out = appendPending(out, src, file, b.Data, opts)
+	for i := n; i < len(out); i++ {
+		out[i].via, out[i].origin, out[i].srcLine = b.Via, s, line
+	}
+	return out
 }
 
 // notManifestInput returns why the file called name, holding data, is not read as

@@ -82,6 +82,10 @@ type DocumentResult struct {
 	// Line is the 1-based line where the document starts; 0 if unknown.
 	Line int
 
+	// Via is the file that built the object (a kustomization) when it was
+	// built rather than read from File; Identity names it.
+	Via string
+
 	// GVK, Namespace and Name identify the object, as far as they are known.
 	// An empty GVK.Group is the core group.
 	GVK       schema.GroupVersionKind
@@ -226,9 +230,18 @@ func (d *DocumentResult) kindString() string {
 }
 
 // Identity returns how writers name the object: "group/Kind namespace/name",
-// with just "Kind" for the core group and just "name" without a namespace.
-// Unknown parts are left out; it is empty when neither kind nor name is known.
+// with just "Kind" for the core group and just "name" without a namespace,
+// followed by " (built by <Via>)" for a built object. Unknown parts are left
+// out; it is empty when neither kind nor name is known.
 func (d *DocumentResult) Identity() string {
+	id := d.identity()
+	if d.Via != "" && id != "" {
+		id += " (built by " + d.Via + ")"
+	}
+	return id
+}
+
+func (d *DocumentResult) identity() string {
 	name := d.Name
 	if name != "" && d.Namespace != "" {
 		name = d.Namespace + "/" + name

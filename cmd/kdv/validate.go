@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kdv.dev/kustomize"
 	"kdv.dev/manifest"
 	"kdv.dev/report"
 	"kdv.dev/resource"
@@ -83,7 +84,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs})
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: kustomize.Build})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
 	var progress *report.Progress
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
