@@ -113,3 +113,27 @@ func notManifestValue(v any) string {
 	}
 	return ""
 }
+
+// helmSource returns the template named by the "# Source: chart/templates/x.yaml" comment
+// that `helm template` writes before each rendered document, "" when raw has none among the
+// comments before its first content line.
+func helmSource(raw []byte) string {
+	for len(raw) > 0 {
+		line := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0:
+		case bytes.HasPrefix(line, []byte("# Source: ")):
+			return string(bytes.TrimSpace(line[len("# Source: "):]))
+		case line[0] == '#':
+		default:
+			return ""
+		}
+	}
+	return ""
+}

@@ -52,6 +52,10 @@ type Document struct {
 	// Position are lines of the source file: a field's own line when the build left its
 	// value unchanged, else the object's first line there.
 	Via string
+	// Template is the Helm template the document was rendered from, as named by the
+	// "# Source: chart/templates/x.yaml" comment `helm template` writes before it; lines stay
+	// those of File (the rendered output).
+	Template string
 
 	src    *source    // the source document of a built one
 	pos    *positions // shared by a List and its items; nil for error documents without source

@@ -145,7 +145,7 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 		return errDoc(file, pos, first, first, "", notObject(obj))
 	}
 	warns = sortWarnings(warns, first)
-	d := Document{File: file, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos}
+	d := Document{File: file, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos, Template: helmSource(c.raw)}
 	items, isList := listItems(m)
 	if !isList {
 		d.Warnings = warningTexts(warns, "")

@@ -85,6 +85,9 @@ type DocumentResult struct {
 	// Via is the file that built the object (a kustomization) when it was
 	// built rather than read from File; Identity names it.
 	Via string
+	// Template is the Helm template the object was rendered from (the
+	// "# Source:" comment of `helm template` output); Identity names it.
+	Template string
 
 	// GVK, Namespace and Name identify the object, as far as they are known.
 	// An empty GVK.Group is the core group.
@@ -231,12 +234,16 @@ func (d *DocumentResult) kindString() string {
 
 // Identity returns how writers name the object: "group/Kind namespace/name",
 // with just "Kind" for the core group and just "name" without a namespace,
-// followed by " (built by <Via>)" for a built object. Unknown parts are left
+// followed by " (built by <Via>)" for a built object and " (template
+// <Template>)" for a rendered one. Unknown parts are left
 // out; it is empty when neither kind nor name is known.
 func (d *DocumentResult) Identity() string {
 	id := d.identity()
 	if d.Via != "" && id != "" {
 		id += " (built by " + d.Via + ")"
+	}
+	if d.Template != "" && id != "" {
+		id += " (template " + d.Template + ")"
 	}
 	return id
 }

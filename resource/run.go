@@ -67,7 +67,7 @@ func skipSet(kinds []string) map[string]bool {
 // base fills what every result has: location, identity, parse errors, and
 // the warnings of decoding (repeated keys), which come first.
 func base(d *manifest.Document) report.DocumentResult {
-	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line, Via: d.Via}
+	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line, Via: d.Via, Template: d.Template}
 	r.Warnings = slices.Clone(d.Warnings)
 	if d.NotManifest != "" {
 		r.Skipped, r.NotManifest, r.SkipReason = true, true, "not a manifest: "+d.NotManifest

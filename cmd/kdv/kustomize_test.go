@@ -70,3 +70,19 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
 }
+
+// `helm template chart/ | kdv validate -`: each error names the template
+// of its document (the "# Source:" comment helm writes), at the line of the
+// rendered output.
+func TestValidateHelmTemplateOutput(t *testing.T) {
+	data, err := os.ReadFile("testdata/helm/rendered.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := kdv(t, string(data), "validate", "-")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out, "-:20: apps/Deployment default/release-app (template app/templates/deployment.yaml): spec.replicas: Invalid value: -1: must be greater than or equal to 0\n",
+		"2 documents in 1 file: 1 valid, 1 invalid")
+}
