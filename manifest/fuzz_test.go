@@ -49,7 +49,7 @@ func FuzzReadStream(f *testing.F) {
 			if d.Line < 1 {
 				t.Fatalf("line %d", d.Line)
 			}
-			if (d.Err == nil) == (d.Object == nil) {
+			if (d.Err == nil && d.NotManifest == "") == (d.Object == nil) {
 				t.Fatalf("err %v with object %v", d.Err, d.Object)
 			}
 			if d.Err != nil && d.Warnings != nil {

@@ -102,7 +102,7 @@ func TestCorpus(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("corpus not present")
 	}
-	docs, err := Read([]string{root}, nil, Options{})
+	docs, err := Read([]string{root}, nil, Options{StrictInputs: true}) // every file decoded
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,11 +46,34 @@ func (p *positions) abs(n *yamlv3.Node) (line, col int) {
 // lookup returns the file position of the deepest node on path that exists (the key of a
 // mapping entry, or a sequence item), or 0, 0 when the document does not parse.
 func (p *positions) lookup(path string) (line, col int) {
-	n := p.node()
-	if n == nil {
+	best, _, _ := p.walk(path)
+	if best == nil {
 		return 0, 0
 	}
-	best := n
+	return p.abs(best)
+}
+
+// find returns the value node at path and its mapping key (nil for a sequence item or the
+// root), or nil when path does not exist whole.
+func (p *positions) find(path string) (val, key *yamlv3.Node) {
+	best, val, rest := p.walk(path)
+	if best == nil || rest != "" {
+		return nil, nil
+	}
+	if best != val {
+		key = best
+	}
+	return deref(val), key
+}
+
+// walk follows path from the root: the deepest node reached (a key or a sequence item),
+// its value node, and what is left of path; nil when the document does not parse.
+func (p *positions) walk(path string) (best, val *yamlv3.Node, rest string) {
+	n := p.node()
+	if n == nil {
+		return nil, nil, path
+	}
+	best = n
 	for steps := 0; path != "" && steps < 100000; steps++ {
 		n = deref(n)
 		path = strings.TrimPrefix(path, ".")
@@ -74,7 +97,7 @@ func (p *positions) lookup(path string) (line, col int) {
 		}
 		n, path = val, rest
 	}
-	return p.abs(best)
+	return best, n, strings.TrimPrefix(path, ".")
 }
 
 // matchKey finds the mapping entry named at the start of path, either as "[key]" (the
@@ -178,6 +201,14 @@ func (d *Document) Position(path string) (line, column int) {
 		default:
 			full = d.prefix + "." + path
 		}
+	}
+	if d.src != nil {
+		// A built object is reported in its source file: at the field when the build left
+		// it as written there, else at the object's start.
+		if line, column = d.sourcePosition(full); line == 0 {
+			return d.Line, 0
+		}
+		return line, column
 	}
 	line, column = d.pos.lookup(full)
 	if line == 0 {

@@ -39,7 +39,25 @@ type Document struct {
 	// validated) that way. A List item carries the warnings inside it and those outside every
 	// item. Nil when there are none or Err is set.
 	Warnings []string
+	// NotManifest says why the document, or its whole file, is not a Kubernetes object but
+	// something that repositories keep next to manifests (a Helm values file, a CI workflow,
+	// a kustomization, a top-level list), e.g. "Helm values file"; empty otherwise, and
+	// always with Options.StrictInputs. A file recognized by its name or text is one
+	// Document with only File, Index, Item and NotManifest set. Mappings are decoded as
+	// usual whatever they hold: NotManifestObject judges them.
+	NotManifest string
+	// Via is the file that built the document when it was not read from File as written
+	// but built (Options.Build): the kustomization file. File is then the source file the
+	// object comes from (or Via when it has none), Raw the object as built, and Line and
+	// Position are lines of the source file: a field's own line when the build left its
+	// value unchanged, else the object's first line there.
+	Via string
+	// Template is the Helm template the document was rendered from, as named by the
+	// "# Source: chart/templates/x.yaml" comment `helm template` writes before it; lines stay
+	// those of File (the rendered output).
+	Template string
 
+	src    *source    // the source document of a built one
 	pos    *positions // shared by a List and its items; nil for error documents without source
 	prefix string     // field path of a List item within its document, "items[i]"
 }
@@ -53,6 +71,14 @@ type Options struct {
 	// expansion, counted as the length of every scalar plus 16 bytes per node; 0 means
 	// DefaultMaxExpandedBytes, negative no limit.
 	MaxExpandedBytes int
+	// StrictInputs reads every file and document as a manifest, as kubectl does: files and
+	// documents that would be recognized as something else (see Document.NotManifest) are
+	// then decoded like any other and fail as kubectl fails them.
+	StrictInputs bool
+	// Build, when set, is asked about every directory met while walking (and every
+	// directory given): a directory it handles is built (a kustomization) and the objects
+	// built are read instead of the directory's files.
+	Build BuildFunc
 }
 
 // DefaultMaxDocumentBytes is 3 MiB, the kube-apiserver's default MaxRequestBodyBytes

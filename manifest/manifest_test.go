@@ -111,7 +111,9 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			check(t, Parse("f.yaml", []byte(tt.in), Options{}), tt.want)
+			// StrictInputs: decoding as kubectl does, top-level arrays included
+			// (TestNotManifestValues covers the default).
+			check(t, Parse("f.yaml", []byte(tt.in), Options{StrictInputs: true}), tt.want)
 		})
 	}
 }
@@ -197,7 +199,7 @@ func TestJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			check(t, Parse("f.json", []byte(tt.in), Options{}), tt.want)
+			check(t, Parse("f.json", []byte(tt.in), Options{StrictInputs: true}), tt.want)
 		})
 	}
 }

@@ -139,10 +139,13 @@ func decodeChunk(file string, c chunk, opts Options) []Document {
 	}
 	m, ok := obj.(map[string]any)
 	if !ok {
+		if why := notManifestValue(obj); why != "" && !opts.StrictInputs {
+			return []Document{{File: file, Item: -1, Line: first, Raw: c.raw, NotManifest: why, pos: pos}}
+		}
 		return errDoc(file, pos, first, first, "", notObject(obj))
 	}
 	warns = sortWarnings(warns, first)
-	d := Document{File: file, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos}
+	d := Document{File: file, Item: -1, Line: first, Raw: c.raw, Object: m, pos: pos, Template: helmSource(c.raw)}
 	items, isList := listItems(m)
 	if !isList {
 		d.Warnings = warningTexts(warns, "")

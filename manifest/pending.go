@@ -15,6 +15,12 @@ type Pending struct {
 	file string
 	c    chunk
 	opts Options
+	// notManifest is set for a file recognized as not holding manifests: it is one Pending,
+	// which decodes to one Document saying so.
+	notManifest string
+	via         string  // Document.Via
+	origin      *source // the source document of a built object
+	srcLine     int     // the source document's line
 }
 
 // ReadPending reads paths (and stdin for "-") as Read does and splits every source into
@@ -25,13 +31,32 @@ func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, erro
 	var out []Pending
 	var errs []error
 	src := 0
+	sources := map[string][]Document{} // source files of built objects, parsed once
+	var built func(dir string) (bool, error)
+	if opts.Build != nil && !opts.StrictInputs {
+		built = func(dir string) (bool, error) {
+			handled, objs, err := opts.Build(dir)
+			if !handled {
+				return false, nil
+			}
+			for _, b := range objs {
+				out = appendBuilt(out, src, b, sources, opts)
+				src++
+			}
+			return true, err
+		}
+	}
 	for _, p := range paths {
-		err := walk(p, nil, func(name string) error {
+		err := walkBuilding(p, nil, built, func(name string) error {
 			data, err := readSource(name, stdin)
 			if err != nil {
 				return err
 			}
-			out = appendPending(out, src, name, data, opts)
+			if why := notManifestInput(name, data, opts); why != "" {
+				out = append(out, Pending{src: src, file: name, opts: opts, notManifest: why})
+			} else {
+				out = appendPending(out, src, name, data, opts)
+			}
 			src++
 			return nil
 		})
@@ -53,7 +78,62 @@ func (p *Pending) Mentions(s string) bool { return bytes.Contains(p.c.raw, []byt
 // document, one Document, a List's items, or an empty non-nil slice for a List without
 // items. Index is 0 until Number is called. It is safe to call from several goroutines
 // on different Pendings.
-func (p *Pending) Decode() []Document { return decodeChunk(p.file, p.c, p.opts) }
+func (p *Pending) Decode() []Document {
+	if p.notManifest != "" {
+		return []Document{{File: p.file, Item: -1, NotManifest: p.notManifest}}
+	}
+	docs := decodeChunk(p.file, p.c, p.opts)
+	if p.via != "" {
+		for i := range docs {
+			docs[i].Via, docs[i].src = p.via, p.origin
+			docs[i].Line = p.srcLine
+			if e, ok := docs[i].Err.(*Error); ok {
+				// A decode error of built output has no line in any file.
+				e.Line, e.Column = p.srcLine, 0
+				e.Msg += " (in the output of " + p.via + ")"
+			}
+		}
+	}
+	return docs
+}
+
+// appendBuilt appends the documents of one built object, named after its source file
+// (parsed once into sources) or, without one, after the file that built it.
+func appendBuilt(out []Pending, src int, b Built, sources map[string][]Document, opts Options) []Pending {
+	file, line := b.Via, 1
+	var s *source
+	if b.File != "" {
+		docs, ok := sources[b.File]
+		if !ok {
+			if data, err := readSource(b.File, nil); err == nil {
+				docs = Parse(b.File, data, Options{StrictInputs: true})
+			}
+			sources[b.File] = docs
+		}
+		file = b.File
+		if d := sourceOf(b.Data, docs); d != nil {
+			s, line = &source{doc: d}, d.Line
+		}
+	}
+	n := len(out)
+	out = appendPending(out, src, file, b.Data, opts)
+	for i := n; i < len(out); i++ {
+		out[i].via, out[i].origin, out[i].srcLine = b.Via, s, line
+	}
+	return out
+}
+
+// notManifestInput returns why the file called name, holding data, is not read as
+// manifests ("" when it is, and always with opts.StrictInputs).
+func notManifestInput(name string, data []byte, opts Options) string {
+	if opts.StrictInputs {
+		return ""
+	}
+	if why := notManifestFile(name); why != "" {
+		return why
+	}
+	return notManifestText(name, data)
+}
 
 // Number sets Index (and the Index of each document's *Error) on decoded, where
 // decoded[i] holds what pending[i].Decode returned: per source, documents that decoded

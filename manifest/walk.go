@@ -48,6 +48,13 @@ func FilesMatching(paths []string, match func(name string) bool) ([]string, erro
 // (nil: one of Extensions) at all, which is almost always a wrong path rather than an empty
 // input. fn's errors are wrapped with the file name.
 func walk(p string, match func(string) bool, fn func(string) error) error {
+	return walkBuilding(p, match, nil, fn)
+}
+
+// walkBuilding is walk with build asked first about every directory, the one given
+// included: when it handles one (a kustomization directory, which it builds), the
+// directory is not walked; its error is reported with the directory's name.
+func walkBuilding(p string, match func(string) bool, build func(dir string) (bool, error), fn func(string) error) error {
 	if match == nil {
 		match = hasExtension
 	}
@@ -67,7 +74,7 @@ func walk(p string, match func(string) bool, fn func(string) error) error {
 		}
 		return nil
 	}
-	w := &walker{match: match, fn: fn}
+	w := &walker{match: match, fn: fn, build: build}
 	w.dir(p, []ancestor{{p, info}})
 	if w.found == 0 {
 		w.errs = append(w.errs, &Error{File: p, Index: -1, Item: -1,
@@ -86,12 +93,22 @@ type ancestor struct {
 type walker struct {
 	match func(string) bool
 	fn    func(string) error
+	build func(dir string) (bool, error)
 	found int // files taken
 	errs  []error
 }
 
 // dir walks the directory named by the last of ancestors.
 func (w *walker) dir(name string, ancestors []ancestor) {
+	if w.build != nil {
+		if handled, err := w.build(name); handled {
+			w.found++
+			if err != nil {
+				w.errs = append(w.errs, &Error{File: name, Index: -1, Item: -1, Msg: err.Error()})
+			}
+			return
+		}
+	}
 	// os.ReadDir sorts by name, as filepath.WalkDir does; on error it returns the entries
 	// read so far, which are still walked.
 	entries, err := os.ReadDir(name)

@@ -82,6 +82,13 @@ type DocumentResult struct {
 	// Line is the 1-based line where the document starts; 0 if unknown.
 	Line int
 
+	// Via is the file that built the object (a kustomization) when it was
+	// built rather than read from File; Identity names it.
+	Via string
+	// Template is the Helm template the object was rendered from (the
+	// "# Source:" comment of `helm template` output); Identity names it.
+	Template string
+
 	// GVK, Namespace and Name identify the object, as far as they are known.
 	// An empty GVK.Group is the core group.
 	GVK       schema.GroupVersionKind
@@ -128,6 +135,11 @@ type DocumentResult struct {
 	// example --ignore-missing-schemas); SkipReason says why.
 	Skipped    bool
 	SkipReason string
+	// NotManifest marks a skipped input that is not a Kubernetes object at
+	// all (a Helm values file, a CI workflow, a kustomization): it is
+	// counted apart from the documents ([Summary.NotManifests]), once per
+	// file when recognized by its name.
+	NotManifest bool
 }
 
 // Outcome is the overall state of one document.
@@ -221,9 +233,22 @@ func (d *DocumentResult) kindString() string {
 }
 
 // Identity returns how writers name the object: "group/Kind namespace/name",
-// with just "Kind" for the core group and just "name" without a namespace.
-// Unknown parts are left out; it is empty when neither kind nor name is known.
+// with just "Kind" for the core group and just "name" without a namespace,
+// followed by " (built by <Via>)" for a built object and " (template
+// <Template>)" for a rendered one. Unknown parts are left
+// out; it is empty when neither kind nor name is known.
 func (d *DocumentResult) Identity() string {
+	id := d.identity()
+	if d.Via != "" && id != "" {
+		id += " (built by " + d.Via + ")"
+	}
+	if d.Template != "" && id != "" {
+		id += " (template " + d.Template + ")"
+	}
+	return id
+}
+
+func (d *DocumentResult) identity() string {
 	name := d.Name
 	if name != "" && d.Namespace != "" {
 		name = d.Namespace + "/" + name
@@ -242,6 +267,9 @@ func (d *DocumentResult) Identity() string {
 func (d *DocumentResult) displayName() string {
 	if id := d.Identity(); id != "" {
 		return id
+	}
+	if d.NotManifest && d.Line == 0 {
+		return "file" // recognized by its name or text, not by its documents
 	}
 	return fmt.Sprintf("document %d", d.Index+1)
 }
@@ -284,6 +312,9 @@ type Summary struct {
 	Skipped   int
 	Errors    int // field errors over all invalid documents
 	Warnings  int // warnings over all documents
+	// NotManifests counts the results marked NotManifest, which are not
+	// counted in Files, Documents or Skipped.
+	NotManifests int
 }
 
 // Summary counts r's documents.
@@ -292,6 +323,10 @@ func (r *Result) Summary() Summary {
 	files := map[string]bool{}
 	for i := range r.Documents {
 		d := &r.Documents[i]
+		if d.NotManifest && d.Err == nil {
+			s.NotManifests++
+			continue
+		}
 		if !files[d.File] {
 			files[d.File] = true
 			s.Files++
@@ -317,12 +352,17 @@ func (r *Result) Summary() Summary {
 }
 
 // String renders s as the text format's last line, e.g.
-// "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)".
+// "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)",
+// followed by "; 3 non-manifests skipped" when there are some.
 func (s Summary) String() string {
-	return fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
+	out := fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
 		plural(s.Documents, "document"), plural(s.Files, "file"),
 		s.Valid, s.Invalid, s.Failed, s.Skipped,
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	if s.NotManifests > 0 {
+		out += "; " + plural(s.NotManifests, "non-manifest") + " skipped"
+	}
+	return out
 }
 
 func plural(n int, word string) string {

@@ -327,3 +327,39 @@ func TestLocatedDocumentError(t *testing.T) {
 		t.Errorf("JUnit error texts:\n%s", buf.String())
 	}
 }
+
+// Inputs that are not manifests are counted apart, and said in every
+// format; the summary line is unchanged when there are none.
+func TestNotManifests(t *testing.T) {
+	r := &Result{Documents: []DocumentResult{
+		{File: "cm.yaml", GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, Name: "a"},
+		{File: "chart/values.yaml", Skipped: true, NotManifest: true, SkipReason: "not a manifest: Helm values file"},
+		{File: "ci.yaml", Line: 3, Skipped: true, NotManifest: true, SkipReason: "not a manifest: neither apiVersion nor kind"},
+	}}
+	s := r.Summary()
+	if s.NotManifests != 2 || s.Documents != 1 || s.Files != 1 || s.Skipped != 0 {
+		t.Errorf("summary %+v", s)
+	}
+	if r.ExitCode() != ExitValid {
+		t.Errorf("exit code %d", r.ExitCode())
+	}
+	want := map[string][]string{
+		"text": {"chart/values.yaml: skipped: not a manifest: Helm values file\n",
+			"ci.yaml:3: skipped: not a manifest: neither apiVersion nor kind\n",
+			"1 document in 1 file: 1 valid, 0 invalid, 0 failed, 0 skipped (0 errors, 0 warnings); 2 non-manifests skipped\n"},
+		"json":  {`"message": "skipped: not a manifest: Helm values file"`},
+		"junit": {`<testcase name="file" classname="chart/values.yaml"`, `<skipped message="not a manifest: Helm values file">`},
+		"sarif": {`"text": "file: skipped: not a manifest: Helm values file"`, `"text": "document 1: skipped: not a manifest: neither apiVersion nor kind"`},
+	}
+	for format, lines := range want {
+		var b bytes.Buffer
+		if err := Write(&b, format, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines {
+			if !strings.Contains(b.String(), l) {
+				t.Errorf("%s lacks %q:\n%s", format, l, b.String())
+			}
+		}
+	}
+}

@@ -40,7 +40,10 @@ func WriteText(w io.Writer, r *Result, opts Options) error {
 				t.line(d.File, d.Line, "", "", ansiRed, msg)
 			}
 		}
-		if d.Skipped && d.Err == nil {
+		if d.Skipped && d.Err == nil && d.NotManifest {
+			// No identity: it is not an object.
+			t.line(d.File, d.Line, "skipped: ", ansiCyan, "", d.SkipReason)
+		} else if d.Skipped && d.Err == nil {
 			msg := d.displayName()
 			if d.SkipReason != "" {
 				msg += ": " + d.SkipReason

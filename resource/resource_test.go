@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -279,5 +280,51 @@ spec:
 	want := `APIService in version "v1" cannot be handled as a APIService: json: cannot unmarshal string into Go struct field ServiceReference.spec.service.port of type int32`
 	if d.Err != nil || len(got) != 0 || d.DecodeError != want || len(d.UnknownFields) != 0 {
 		t.Errorf("invalid APIService: err=%v errors=%q decode=%q unknown=%q", d.Err, got, d.DecodeError, d.UnknownFields)
+	}
+}
+
+// What is not a Kubernetes object is skipped as not a manifest; a document
+// with one of apiVersion and kind is an error still, as the apiserver
+// answers; StrictInputs fails them all as kubectl does.
+func TestRunNotManifests(t *testing.T) {
+	input := `logLevel: debug
+---
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources: [a.yaml]
+---
+kind: ConfigMap
+metadata: {name: a}
+---
+apiVersion: v1
+metadata: {name: b}
+`
+	docs := manifest.Parse("in.yaml", []byte(input), manifest.Options{})
+	res := Run(context.Background(), docs, NewRegistry(Options{}), RunOptions{Jobs: 1})
+	var got []string
+	for _, d := range res.Documents {
+		msg := d.SkipReason
+		if d.Err != nil {
+			msg = "error: " + d.Err.Error()
+		}
+		got = append(got, fmt.Sprintf("%v %v %s", d.Outcome(), d.NotManifest, msg))
+	}
+	want := []string{
+		"skipped true not a manifest: neither apiVersion nor kind",
+		"skipped true not a manifest: Kustomize configuration (kustomize.config.k8s.io/v1beta1 Kustomization)",
+		"failed false error: Object 'apiVersion' is missing",
+		"failed false error: Object 'Kind' is missing",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := res.Summary(); s.NotManifests != 2 || s.Documents != 2 || s.Failed != 2 {
+		t.Errorf("summary %+v", s)
+	}
+	strict := Run(context.Background(), docs, NewRegistry(Options{}), RunOptions{Jobs: 1, StrictInputs: true})
+	for i, d := range strict.Documents {
+		if d.Outcome() != report.Failed || d.NotManifest {
+			t.Errorf("StrictInputs: document %d: %v %v", i, d.Outcome(), d.SkipReason)
+		}
 	}
 }

@@ -25,6 +25,11 @@ type RunOptions struct {
 	Old []manifest.Document
 	// SkipKinds lists kinds (Kind or Kind.group) that are not validated.
 	SkipKinds []string
+	// StrictInputs validates documents that manifest.NotManifestObject
+	// recognizes as not Kubernetes objects (neither apiVersion nor kind, a
+	// Kustomize file) instead of skipping them as not manifests: they fail
+	// as kubectl fails them.
+	StrictInputs bool
 	// IgnoreMissingSchemas skips documents whose kind has no schema
 	// instead of reporting an error.
 	IgnoreMissingSchemas bool
@@ -62,8 +67,12 @@ func skipSet(kinds []string) map[string]bool {
 // base fills what every result has: location, identity, parse errors, and
 // the warnings of decoding (repeated keys), which come first.
 func base(d *manifest.Document) report.DocumentResult {
-	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line}
+	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line, Via: d.Via, Template: d.Template}
 	r.Warnings = slices.Clone(d.Warnings)
+	if d.NotManifest != "" {
+		r.Skipped, r.NotManifest, r.SkipReason = true, true, "not a manifest: "+d.NotManifest
+		return r
+	}
 	if d.Err != nil {
 		r.Err, r.ErrKind = d.Err, report.ErrParse
 		return r
@@ -148,8 +157,14 @@ func indexOld(docs []manifest.Document) map[oldKey]map[string]any {
 // validateDocument validates one non-CRD document into r. With owned, the
 // caller gives d.Object up and it is pruned and defaulted in place.
 func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg *Registry, olds map[oldKey]map[string]any, skip map[string]bool, opts RunOptions, r *report.DocumentResult) {
-	if d.Err != nil || d.Object == nil {
+	if d.Err != nil || d.Object == nil || d.NotManifest != "" {
 		return
+	}
+	if !opts.StrictInputs {
+		if why := manifest.NotManifestObject(d.Object); why != "" {
+			r.Skipped, r.NotManifest, r.SkipReason = true, true, "not a manifest: "+why
+			return
+		}
 	}
 	gvk := d.GVK()
 	if gvk.Kind == "" {

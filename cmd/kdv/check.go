@@ -66,6 +66,10 @@ are not CRDs are reported and skipped.`,
 func checkDocument(d *manifest.Document, opts resource.CheckOptions) report.DocumentResult {
 	r := report.DocumentResult{File: d.File, Index: d.Index, Line: d.Line}
 	r.Warnings = slices.Clone(d.Warnings) // repeated keys, decoded as kubectl sends them
+	if d.NotManifest != "" {
+		r.Skipped, r.NotManifest, r.SkipReason = true, true, "not a manifest: "+d.NotManifest
+		return r
+	}
 	if d.Err != nil {
 		r.Err, r.ErrKind = d.Err, report.ErrParse
 		return r

@@ -118,6 +118,11 @@ func transformDocument(w, stderr io.Writer, d *manifest.Document, first bool, re
 	if d.Err != nil {
 		return d.Err
 	}
+	if d.NotManifest != "" {
+		// Left out of the output, which holds objects only; said on stderr.
+		fmt.Fprintf(stderr, "%s: skipped: not a manifest: %s\n", loc, d.NotManifest)
+		return nil
+	}
 	if d.Object == nil {
 		return nil
 	}

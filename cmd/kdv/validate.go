@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kdv.dev/kustomize"
 	"kdv.dev/manifest"
 	"kdv.dev/report"
 	"kdv.dev/resource"
@@ -26,6 +27,7 @@ type validateFlags struct {
 	skip                 []string
 	jobs                 int
 	strictCRDs           bool
+	strictInputs         bool
 }
 
 func newValidateCommand() *cobra.Command {
@@ -62,6 +64,7 @@ schema, 3 internal error.`,
 	fl.StringSliceVar(&f.skip, "skip", nil, "kinds not to validate, as Kind or Kind.group (comma-separated)")
 	fl.IntVarP(&f.jobs, "jobs", "j", runtime.NumCPU(), "documents validated in parallel")
 	fl.BoolVar(&f.strictCRDs, "strict-crds", true, "treat schema keys unknown to apiextensions.k8s.io/v1 in CRDs of the input as errors (kubectl --validate=strict)")
+	fl.BoolVar(&f.strictInputs, "strict-inputs", false, "read every file as manifests, as kubectl does: Helm chart files, kustomizations, CI workflows and documents with neither apiVersion nor kind are errors instead of skipped")
 	return cmd
 }
 
@@ -81,7 +84,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{})
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: kustomize.Build})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
 	var progress *report.Progress
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
@@ -92,6 +95,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 		Old:                  old,
 		SkipKinds:            f.skip,
 		IgnoreMissingSchemas: f.ignoreMissingSchemas,
+		StrictInputs:         f.strictInputs,
 		Check:                resource.CheckOptions{KubernetesMinor: minor, StrictUnknownFields: f.strictCRDs},
 		Progress:             func(int) { progress.Add(1) },
 	})
