@@ -5,8 +5,10 @@
 // field in both versions, and on every version the single-version checks of
 // the API conventions (a required field with a default, an enum without
 // values, a list without listType on CRD-style APIs, a map list without
-// keys, a transition rule on a field that cannot be correlated with
-// oldSelf, a CEL rule over its cost budget).
+// keys, and on CRD-style APIs a transition rule on a field that cannot be
+// correlated with oldSelf and a CEL rule over its cost budget: those are
+// the apiserver's checks of a CRD's schema, which built-in types do not go
+// through).
 //
 // The schemas compared are the ones kdv generates (package generate/openapi,
 // the code behind kdv gen): every tag syntax is already resolved to its
