@@ -44,10 +44,7 @@ const MaxFileBytes = 64 << 20
 // everything that could be read. A path holding neither a CRD nor an OpenAPI
 // document is an error.
 func Load(paths []string, stdin io.Reader) (*API, error) {
-	api := &API{
-		CRDs: map[string]*schema.CRD{}, CRDLocations: map[string]string{},
-		Kinds: map[schema.GroupVersionKind]*schema.Structural{}, KindLocations: map[schema.GroupVersionKind]string{},
-	}
+	api := NewAPI()
 	var errs []error
 	for _, p := range paths {
 		before, errsBefore := len(api.CRDs)+len(api.Kinds), len(errs)
@@ -79,6 +76,39 @@ func Load(paths []string, stdin io.Reader) (*API, error) {
 	return api, errors.Join(errs...)
 }
 
+// NewAPI returns an empty API, to fill with AddCRD and AddOpenAPI.
+func NewAPI() *API {
+	return &API{
+		CRDs: map[string]*schema.CRD{}, CRDLocations: map[string]string{},
+		Kinds: map[schema.GroupVersionKind]*schema.Structural{}, KindLocations: map[schema.GroupVersionKind]string{},
+	}
+}
+
+// AddCRD adds a CRD read (or generated) elsewhere; loc is "file:line" of
+// where it comes from (line 0 when there is none). A second CRD of the same
+// name is an error and is not added.
+func (api *API) AddCRD(crd *schema.CRD, loc string) error {
+	key := crd.Metadata.Name
+	if key == "" {
+		key = crd.Spec.Names.Plural + "." + crd.Spec.Group
+	}
+	if prev, ok := api.CRDLocations[key]; ok {
+		return fmt.Errorf("%s: CustomResourceDefinition %s already read at %s; this one is ignored", loc, key, prev)
+	}
+	api.CRDs[key], api.CRDLocations[key] = crd, loc
+	return nil
+}
+
+// AddOpenAPI adds the kinds of an OpenAPI v3 document (JSON or YAML) named
+// name, as Load adds those of a file.
+func (api *API) AddOpenAPI(name string, data []byte) error {
+	doc, err := schema.LoadOpenAPIDocument(name, data)
+	if err != nil {
+		return err
+	}
+	return api.addDocument(name, doc)
+}
+
 var openAPIKey = regexp.MustCompile(`(?m)^(openapi|swagger)\s*:|^\s*\{\s*"(openapi|swagger)"\s*:|"(openapi|swagger)"\s*:\s*"[0-9]`)
 
 func (api *API) loadFile(name string, stdin io.Reader) error {
@@ -108,15 +138,9 @@ func (api *API) loadFile(name string, stdin io.Reader) error {
 			errs = append(errs, fmt.Errorf("%s: %w", loc, err))
 			continue
 		}
-		key := crd.Metadata.Name
-		if key == "" {
-			key = crd.Spec.Names.Plural + "." + crd.Spec.Group
+		if err := api.AddCRD(crd, loc); err != nil {
+			errs = append(errs, err)
 		}
-		if prev, ok := api.CRDLocations[key]; ok {
-			errs = append(errs, fmt.Errorf("%s: CustomResourceDefinition %s already read at %s; this one is ignored", loc, key, prev))
-			continue
-		}
-		api.CRDs[key], api.CRDLocations[key] = crd, loc
 	}
 	return errors.Join(errs...)
 }
@@ -183,6 +207,9 @@ type Result struct {
 	// Errors are versions or kinds that could not be compared (a schema
 	// that is not structural), each naming its object.
 	Errors []error
+	// Objects are the verdicts of CheckObjects on existing objects, when
+	// they were checked (kdv compat --objects).
+	Objects []ObjectResult
 }
 
 // Compare compares every CRD and OpenAPI kind of old with new: CRDs by

@@ -32,11 +32,14 @@ func Write(w io.Writer, format string, res Result, opts WriteOptions) error {
 	}
 	switch format {
 	case "", "text":
-		return writeText(w, shown, res.Changes)
+		if err := writeText(w, shown, res.Changes); err != nil || res.Objects == nil {
+			return err
+		}
+		return WriteObjects(w, "text", res.Objects)
 	case "json":
-		return writeJSON(w, shown)
+		return writeJSON(w, shown, res.Objects)
 	case "sarif":
-		return writeSARIF(w, shown, opts)
+		return writeSARIF(w, shown, res.Objects, opts)
 	}
 	return fmt.Errorf("unknown output format %q: must be one of %s", format, strings.Join(Formats(), ", "))
 }
@@ -62,7 +65,7 @@ func writeText(w io.Writer, shown, all []Change) error {
 	return err
 }
 
-func writeJSON(w io.Writer, shown []Change) error {
+func writeJSON(w io.Writer, shown []Change, objects []ObjectResult) error {
 	if shown == nil {
 		shown = []Change{}
 	}
@@ -70,8 +73,9 @@ func writeJSON(w io.Writer, shown []Change) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // CEL rules and patterns hold < > &
 	return enc.Encode(struct {
-		Changes []Change `json:"changes"`
-	}{shown})
+		Changes []Change       `json:"changes"`
+		Objects []ObjectResult `json:"objects,omitempty"`
+	}{shown, objects})
 }
 
 type sarifLog struct {
@@ -133,8 +137,9 @@ type sarifRegion struct {
 }
 
 // writeSARIF writes SARIF 2.1.0: one rule per change kind, one result per
-// change, located at the changed object's document.
-func writeSARIF(w io.Writer, shown []Change, opts WriteOptions) error {
+// change, located at the changed object's document, and one error result
+// per stranded object (rule "object-stranded"), located at its document.
+func writeSARIF(w io.Writer, shown []Change, objects []ObjectResult, opts WriteOptions) error {
 	run := sarifRun{
 		Tool:    sarifTool{Driver: sarifDriver{Name: "kdv", Version: opts.ToolVersion, InformationURI: "https://kdv.dev", Rules: []sarifRule{}}},
 		Results: []sarifResult{},
@@ -164,6 +169,26 @@ func writeSARIF(w io.Writer, shown []Change, opts WriteOptions) error {
 			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(c.File)}}
 			if c.Line > 0 {
 				loc.Region = &sarifRegion{StartLine: c.Line}
+			}
+			r.Locations = []sarifLocation{{PhysicalLocation: loc}}
+		}
+		run.Results = append(run.Results, r)
+	}
+	for _, o := range objects {
+		if !o.Stranded() {
+			continue
+		}
+		if _, ok := index["object-stranded"]; !ok {
+			index["object-stranded"] = len(run.Tool.Driver.Rules)
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: "object-stranded", Name: "object-stranded", ShortDescription: sarifMessage{"an existing object valid under OLD is rejected by NEW"}})
+		}
+		text := o.object() + " is valid under OLD but NEW rejects it: " + strings.Join(append(append([]string{}, o.CreateErrors...), o.UpdateErrors...), "; ")
+		r := sarifResult{RuleID: "object-stranded", RuleIndex: index["object-stranded"], Level: "error", Message: sarifMessage{text},
+			Properties: map[string]string{"kind": o.Kind, "name": o.Name, "namespace": o.Namespace}}
+		if o.File != "" && o.File != "-" {
+			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(o.File)}}
+			if o.Line > 0 {
+				loc.Region = &sarifRegion{StartLine: o.Line}
 			}
 			r.Locations = []sarifLocation{{PhysicalLocation: loc}}
 		}

@@ -105,3 +105,54 @@ func TestCompatBadInput(t *testing.T) {
 		t.Errorf("one argument: exit %d", code)
 	}
 }
+
+// TestCompatGoPackagesAndObjects compares two Go API packages (generated
+// as kdv gen crd would, in memory) and checks existing objects against
+// them: the blue gadget with an 8-byte label is valid under the old
+// package and rejected on create by the new one (enum value removed,
+// maxLength 10 to 5); ratcheting lets its unchanged update through.
+func TestCompatGoPackagesAndObjects(t *testing.T) {
+	const old, new = "testdata/compat/goapi/old/v1", "testdata/compat/goapi/new/v1"
+	code, out, errOut := kdv(t, "", "compat", "--objects", "testdata/compat/gadgets.yaml", old, new)
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d; stderr %s", code, exitInvalid, errOut)
+	}
+	wantLines(t, out,
+		`gadgets.gadgets.kdv.dev/v1: spec.color: breaks-objects enum-value-removed: enum value "Blue" removed`,
+		`gadgets.gadgets.kdv.dev/v1: spec.label: breaks-objects max-tightened: maxLength tightened from 10 to 5`,
+		`gadgets.gadgets.kdv.dev/v1: spec.shape: safe field-added: optional field added`,
+		"testdata/compat/gadgets.yaml:6: Gadget default/long-blue: stranded (NEW rejects it on create)",
+		`    create: spec.color: Unsupported value: "Blue": supported values: "Red"`,
+		"    create: spec.label: Too long: may not be more than 5 bytes",
+		"    ratcheted on update: spec.label: Too long: may not be more than 5 bytes",
+		"testdata/compat/gadgets.yaml:11: ConfigMap default/unrelated: skipped: neither OLD nor NEW defines ConfigMap",
+		"3 objects: 1 stranded, 1 ok, 0 invalid under OLD, 1 skipped, 0 unreadable",
+	)
+
+	// --fail-on above every change: the stranded object alone fails the run.
+	if code, _, _ := kdv(t, "", "compat", "--fail-on", "breaks-objects", "--min-severity", "breaks-objects", "--objects", "testdata/compat/gadgets.yaml", new, new); code != exitValid {
+		t.Errorf("NEW against itself: exit %d", code)
+	}
+
+	_, out, _ = kdv(t, "", "compat", "-o", "json", "--objects", "testdata/compat/gadgets.yaml", old, new)
+	var doc struct {
+		Changes []any
+		Objects []struct{ Name, Status string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Changes) != 3 || len(doc.Objects) != 3 || doc.Objects[1].Status != "stranded" {
+		t.Errorf("json: %v\n%s", err, out)
+	}
+	_, out, _ = kdv(t, "", "compat", "-o", "sarif", "--objects", "testdata/compat/gadgets.yaml", old, new)
+	if !strings.Contains(out, `"ruleId": "object-stranded"`) || !strings.Contains(out, `"startLine": 6`) {
+		t.Errorf("sarif lacks the stranded object:\n%s", out)
+	}
+}
+
+// TestCompatGoPackageErrors: a pattern matching no package is a usage
+// error naming it.
+func TestCompatGoPackageErrors(t *testing.T) {
+	code, _, errOut := kdv(t, "", "compat", "kdv.dev/no/such/package", widgetCRD)
+	if code != exitUsage || !strings.Contains(errOut, "OLD: ") || !strings.Contains(errOut, "no/such/package") {
+		t.Errorf("exit %d, stderr %s", code, errOut)
+	}
+}

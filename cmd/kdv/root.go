@@ -19,6 +19,6 @@ from tagged Go types.`,
 		SilenceErrors: true,
 		Version:       version,
 	}
-	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand())
+	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand(), newLintCommand())
 	return root
 }
