@@ -2,7 +2,9 @@ package formats
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +21,9 @@ import (
 // hand-written validation that no data can say; the rule overlay references
 // them with +k8s:format. Their errors are the hand-written ones.
 var handWrittenFormats = map[string]*namedFormat{
-	"k8s-cron-schedule": {valid: func(s string) bool { return cronScheduleError(s) == nil }, errs: cronScheduleErrors},
-	"k8s-time-zone":     {valid: func(s string) bool { return len(timeZoneDetails(s)) == 0 }, errs: timeZoneErrors},
+	"k8s-cron-schedule":         {valid: func(s string) bool { return cronScheduleError(s) == nil }, errs: cronScheduleErrors},
+	"k8s-time-zone":             {valid: func(s string) bool { return len(timeZoneDetails(s)) == 0 }, errs: timeZoneErrors},
+	"k8s-job-succeeded-indexes": {valid: func(s string) bool { return succeededIndexesError(s) == nil }, errs: succeededIndexesErrors},
 }
 
 // cronScheduleError parses s as k8s.io/kubernetes pkg/util/parsers
@@ -80,4 +83,62 @@ func timeZoneErrors(fldPath *field.Path, value string) field.ErrorList {
 		errs = append(errs, field.Invalid(fldPath, value, d))
 	}
 	return errs
+}
+
+// succeededIndexesError parses a Job success policy rule's
+// succeededIndexes as k8s.io/kubernetes pkg/apis/batch/validation
+// validateIndexesFormat does ("1,3-5,7": increasing indexes and intervals),
+// with its errors. That function also bounds each index by the Job's
+// completions, which a format does not know: here every index is bounded
+// by math.MaxInt32, above any completions, and a rule on JobSpec
+// (batch_v1.tags) checks the bound; the first error can then differ from
+// the apiserver's when a too large index precedes a syntax error.
+func succeededIndexesError(s string) error {
+	if s == "" {
+		return nil
+	}
+	var last *int
+	for _, interval := range strings.Split(s, ",") {
+		limits := strings.Split(interval, "-")
+		if len(limits) > 2 {
+			return fmt.Errorf("the fragment %q violates the requirement that an index interval can have at most two parts separated by '-'", interval)
+		}
+		x, err := indexLimit(limits[0])
+		if err != nil {
+			return err
+		}
+		y := x
+		if len(limits) > 1 {
+			if y, err = indexLimit(limits[1]); err != nil {
+				return err
+			}
+			if x >= y {
+				return fmt.Errorf("non-increasing order, previous: %d, current: %d", x, y)
+			}
+		}
+		if last != nil && *last >= x {
+			return fmt.Errorf("non-increasing order, previous: %d, current: %d", *last, x)
+		}
+		last = &y
+	}
+	return nil
+}
+
+// indexLimit is parseIndexInterval's strconv.Atoi and bound of one limit.
+func indexLimit(s string) (int, error) {
+	x, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("cannot convert string to integer for index: %q", s)
+	}
+	if x >= math.MaxInt32 {
+		return 0, fmt.Errorf("too large index: %q", s)
+	}
+	return x, nil
+}
+
+func succeededIndexesErrors(fldPath *field.Path, value string) field.ErrorList {
+	if err := succeededIndexesError(value); err != nil {
+		return field.ErrorList{field.Invalid(fldPath, value, "error parsing succeededIndexes: "+err.Error())}
+	}
+	return nil
 }

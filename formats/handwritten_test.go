@@ -29,6 +29,15 @@ func TestHandWrittenFormats(t *testing.T) {
 		{"k8s-time-zone", "../etc", []string{"unknown time zone ../etc"}},
 		{"k8s-time-zone", "Local", []string{"timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"}},
 		{"k8s-time-zone", "local", []string{"timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones", "unknown time zone local"}},
+		{"k8s-job-succeeded-indexes", "", nil},
+		{"k8s-job-succeeded-indexes", "0,2-4,7", nil},
+		{"k8s-job-succeeded-indexes", "+1,007", nil},
+		{"k8s-job-succeeded-indexes", "1-2-3", []string{`error parsing succeededIndexes: the fragment "1-2-3" violates the requirement that an index interval can have at most two parts separated by '-'`}},
+		{"k8s-job-succeeded-indexes", "1,a", []string{`error parsing succeededIndexes: cannot convert string to integer for index: "a"`}},
+		{"k8s-job-succeeded-indexes", "1,,2", []string{`error parsing succeededIndexes: cannot convert string to integer for index: ""`}},
+		{"k8s-job-succeeded-indexes", "3-3", []string{"error parsing succeededIndexes: non-increasing order, previous: 3, current: 3"}},
+		{"k8s-job-succeeded-indexes", "1-4,3", []string{"error parsing succeededIndexes: non-increasing order, previous: 4, current: 3"}},
+		{"k8s-job-succeeded-indexes", "2147483647", []string{`error parsing succeededIndexes: too large index: "2147483647"`}},
 	} {
 		c, ok := r.Lookup(tc.format)
 		if !ok || c.Family() != HandWritten {

@@ -280,7 +280,8 @@ func lastChild(e ast.Expr) string {
 		}
 		if lit, ok := call.Args[len(call.Args)-1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
 			s, _ := strconv.Unquote(lit.Value)
-			return s
+			// Child("ordinals.start") names the path ordinals.start
+			return s[strings.LastIndex(s, ".")+1:]
 		}
 	case "Index", "Key":
 		return lastChild(sel.X)
@@ -350,11 +351,33 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				over[key{e.Type, e.Field, kw}] = e.Tag
 			}
 		}
+		declared := map[key]bool{}
+		for _, e := range o.Entries() {
+			declared[key{e.Type, e.Field, e.Tag.Name}] = true
+		}
 		for _, e := range o.Entries() {
 			t := e.Tag
 			r := Rule{Funcs: citedFuncs(t.Source), Field: e.Field, Pos: fmt.Sprintf("%s:%d", filepath.Base(o.Name), t.Pos.Line)}
 			kw := t.Name
 			switch t.Name {
+			case "validationError":
+				// The message of a keyword the schema has from the upstream
+				// types (k8s.io/api's +required, +enum), not from the
+				// overlay: the entry declares the site that keyword's
+				// error mirrors. Overrides of the overlay's own keywords
+				// are applied to those below.
+				kw, _ = t.Arg("keyword")
+				if declared[key{e.Type, e.Field, kw}] {
+					continue
+				}
+				switch kw {
+				case "required":
+					r.Type = "Required"
+				case "enum":
+					r.Type = "NotSupported"
+				default:
+					continue
+				}
 			case "validationRule":
 				r.Type = reasonType(argOr(t, "reason", ""))
 				r.Message = argOr(t, "message", "")

@@ -17,12 +17,15 @@ DeploymentSpec.replicas +minimum=0
 DeploymentSpec +validationRule="true",message="empty selector is invalid for deployment",reason="FieldValueInvalid",fieldPath=".selector"
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateContainerPorts
 Container.ports +uniqueKey=name
+source k8s.io/kubernetes pkg/apis/apps/validation/validation.go ValidateControllerRevisionCreate
+ControllerRevision +validationError="required",message="data is mandatory"
+ControllerRevision.revision +validationError="minimum",message="not declared: no minimum here"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 3 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 4 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -33,9 +36,11 @@ Container.ports +uniqueKey=name
 		{Func: "ValidateDeploymentSpec", Type: "Required", Field: "selector"},
 		{Func: "validateContainerPorts", Type: "Duplicate", Field: "name"},
 		{Func: "validateProbe", Type: "Invalid", Field: "port"},
+		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data is mandatory"},
+		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data must be a valid JSON object"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", ""}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", ""}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
