@@ -138,6 +138,9 @@ var trickyCases = []trickyCase{
 	// ValidateStatefulSetSpec replaces template volumes named like a claim
 	// template before validating the template.
 	{"StatefulSet volume named like a claim template, without claimName", trickyStatefulSet, false},
+	// ContainerStopSignals is alpha (off): the strategy drops the field
+	// before validating, whatever its value.
+	{"lifecycle.stopSignal: SIGBOGUS (gate off)", podWith("    lifecycle: {stopSignal: SIGBOGUS}\n", ""), false},
 	{"StatefulSet volume without claimName", strings.Replace(trickyStatefulSet, "- metadata: {name: data}", "- metadata: {name: other}", 1), true},
 	{"Service type: Bogus", trickyService + "  type: Bogus\n", true},
 }

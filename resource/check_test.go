@@ -1,12 +1,14 @@
 package resource
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"kdv.dev/manifest"
 	"kdv.dev/schema"
 )
 
@@ -114,5 +116,33 @@ func TestCheckCRDJunctorNestingScales(t *testing.T) {
 	t.Logf("depth %d: %v, depth %d: %v", n, times[0], 2*n, times[1])
 	if times[1] > 4*times[0] {
 		t.Errorf("doubling the nesting from %d to %d took %.1fx as long", n, 2*n, float64(times[1])/float64(times[0]))
+	}
+}
+
+// Fields of alpha features (x-kubernetes-api-lifecycle status alpha with a
+// feature gate) are dropped before validation, with a warning, as the
+// apiserver's strategies drop them (reference: bench cmd/builtin-verdict
+// accepts a Pod with lifecycle.stopSignal: SIGBOGUS, ContainerStopSignals
+// being off), also from the old object of an update.
+func TestBuiltInGatedFieldsDropped(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n    lifecycle: {stopSignal: SIGBOGUS}\n"
+	docs := manifest.Parse("p.yaml", []byte(pod), manifest.Options{})
+	v, err := reg.Validator(docs[0].GVK())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, old := range []map[string]any{nil, docs[0].Object} {
+		out := v.Validate(context.Background(), docs[0].Object, old)
+		if out.Invalid() || len(out.Warnings) != 1 || !strings.HasPrefix(out.Warnings[0], "spec.containers[0].lifecycle.stopSignal: dropped: feature gate ContainerStopSignals is alpha") {
+			t.Errorf("old %v: errors %v, warnings %q", old != nil, out.Errors, out.Warnings)
+		}
+		lc := out.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["lifecycle"].(map[string]any)
+		if _, ok := lc["stopSignal"]; ok {
+			t.Errorf("old %v: stopSignal not dropped: %v", old != nil, lc)
+		}
 	}
 }

@@ -73,6 +73,9 @@ type Validator struct {
 	typed *typed.Checker
 	// noEmbedded: the schema has no embedded resource below the root.
 	noEmbedded bool
+	// gated are the built-in kind's fields of alpha features, dropped
+	// before validation as the apiserver's strategies drop them.
+	gated []gatedField
 }
 
 // Outcome is the verdict on one object.
@@ -148,6 +151,9 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	if s.BuiltIn && s.Definitions != nil {
 		out.typed = typed.NewChecker(s.Structural, typed.Types{Definition: s.Definitions, GoType: s.GoType})
 	}
+	if s.BuiltIn {
+		out.gated = gatedFields(s.Structural)
+	}
 	return out, nil
 }
 
@@ -197,7 +203,17 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 	if v.schema.StatusSubresource {
 		prepareStatus(obj, old)
 	}
+	var dropped []string
+	if len(v.gated) > 0 {
+		// The stored object went through the same create path, which
+		// dropped the fields, unless the gate was on then.
+		if old != nil {
+			dropGated(old, nil, v.gated)
+		}
+		dropped = dropGated(obj, old, v.gated)
+	}
 	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
+	out.Warnings = append(dropped, out.Warnings...)
 	return out
 }
 
