@@ -49,7 +49,7 @@ log() { printf '[%4ss] %s\n' "$(($(date +%s) - START))" "$*" >&2; }
 # ---------------------------------------------------------------- tools
 mkdir -p "$BIN"
 log "building kdv and the helpers"
-(cd "$ROOT" && go build -o "$BIN/kdv" ./cmd/kdv)
+(cd "$ROOT" && go build -tags kustomize_disable_go_plugin_support -o "$BIN/kdv" ./cmd/kdv)
 (cd "$ROOT/bench" && go build -o "$BIN/geninput" ./peers/geninput && go build -o "$BIN/profile" ./peers/profile)
 KDV=$BIN/kdv
 
