@@ -6,6 +6,9 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"kdv.dev/report"
+	"kdv.dev/report/sarif"
 )
 
 // Formats are the output formats Write knows.
@@ -78,71 +81,13 @@ func writeJSON(w io.Writer, shown []Change, objects []ObjectResult) error {
 	}{shown, objects})
 }
 
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID               string       `json:"id"`
-	Name             string       `json:"name"`
-	ShortDescription sarifMessage `json:"shortDescription"`
-}
-
-type sarifMessage struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID     string            `json:"ruleId"`
-	RuleIndex  int               `json:"ruleIndex"`
-	Level      string            `json:"level"`
-	Message    sarifMessage      `json:"message"`
-	Locations  []sarifLocation   `json:"locations,omitempty"`
-	Properties map[string]string `json:"properties"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine int `json:"startLine"`
-}
-
 // writeSARIF writes SARIF 2.1.0: one rule per change kind, one result per
 // change, located at the changed object's document, and one error result
 // per stranded object (rule "object-stranded"), located at its document.
 func writeSARIF(w io.Writer, shown []Change, objects []ObjectResult, opts WriteOptions) error {
-	run := sarifRun{
-		Tool:    sarifTool{Driver: sarifDriver{Name: "kdv", Version: opts.ToolVersion, InformationURI: "https://kdv.dev", Rules: []sarifRule{}}},
-		Results: []sarifResult{},
+	run := sarif.Run{
+		Tool:    sarif.Tool{Driver: sarif.Driver{Name: "kdv", Version: opts.ToolVersion, InformationURI: report.InformationURI, Rules: []sarif.Rule{}}},
+		Results: []sarif.Result{},
 	}
 	index := map[string]int{}
 	for _, c := range shown {
@@ -150,7 +95,7 @@ func writeSARIF(w io.Writer, shown []Change, objects []ObjectResult, opts WriteO
 		if !ok {
 			i = len(run.Tool.Driver.Rules)
 			index[c.Kind] = i
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: c.Kind, Name: c.Kind, ShortDescription: sarifMessage{c.Kind}})
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarif.Rule{ID: c.Kind, Name: c.Kind, ShortDescription: sarif.Message{Text: c.Kind}})
 		}
 		level := "note"
 		switch {
@@ -163,15 +108,9 @@ func writeSARIF(w io.Writer, shown []Change, objects []ObjectResult, opts WriteO
 		if c.Rule != "" {
 			text += " (" + c.Rule + ")"
 		}
-		r := sarifResult{RuleID: c.Kind, RuleIndex: i, Level: level, Message: sarifMessage{text},
+		r := sarif.Result{RuleID: c.Kind, RuleIndex: i, Level: level, Message: sarif.Message{Text: text},
 			Properties: map[string]string{"severity": c.Severity.String(), "path": c.Path, "object": c.Object, "version": c.Version}}
-		if c.File != "" && c.File != "-" {
-			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(c.File)}}
-			if c.Line > 0 {
-				loc.Region = &sarifRegion{StartLine: c.Line}
-			}
-			r.Locations = []sarifLocation{{PhysicalLocation: loc}}
-		}
+		r.Locations = sarifLocations(c.File, c.Line)
 		run.Results = append(run.Results, r)
 	}
 	for _, o := range objects {
@@ -180,22 +119,29 @@ func writeSARIF(w io.Writer, shown []Change, objects []ObjectResult, opts WriteO
 		}
 		if _, ok := index["object-stranded"]; !ok {
 			index["object-stranded"] = len(run.Tool.Driver.Rules)
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: "object-stranded", Name: "object-stranded", ShortDescription: sarifMessage{"an existing object valid under OLD is rejected by NEW"}})
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarif.Rule{ID: "object-stranded", Name: "object-stranded", ShortDescription: sarif.Message{Text: "an existing object valid under OLD is rejected by NEW"}})
 		}
 		text := o.object() + " is valid under OLD but NEW rejects it: " + strings.Join(append(append([]string{}, o.CreateErrors...), o.UpdateErrors...), "; ")
-		r := sarifResult{RuleID: "object-stranded", RuleIndex: index["object-stranded"], Level: "error", Message: sarifMessage{text},
+		r := sarif.Result{RuleID: "object-stranded", RuleIndex: index["object-stranded"], Level: "error", Message: sarif.Message{Text: text},
 			Properties: map[string]string{"kind": o.Kind, "name": o.Name, "namespace": o.Namespace}}
-		if o.File != "" && o.File != "-" {
-			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(o.File)}}
-			if o.Line > 0 {
-				loc.Region = &sarifRegion{StartLine: o.Line}
-			}
-			r.Locations = []sarifLocation{{PhysicalLocation: loc}}
-		}
+		r.Locations = sarifLocations(o.File, o.Line)
 		run.Results = append(run.Results, r)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // CEL rules and patterns hold < > &
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return enc.Encode(sarif.NewLog(run))
+}
+
+// sarifLocations locates a result at file:line (none for stdin or an
+// unknown file; no region without a line).
+func sarifLocations(file string, line int) []sarif.Location {
+	if file == "" || file == "-" {
+		return nil
+	}
+	loc := sarif.PhysicalLocation{ArtifactLocation: sarif.ArtifactLocation{URI: filepath.ToSlash(file)}}
+	if line > 0 {
+		loc.Region = &sarif.Region{StartLine: line}
+	}
+	return []sarif.Location{{PhysicalLocation: loc}}
 }

@@ -9,86 +9,19 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/report/sarif"
 )
 
-// SARIF constants (OASIS SARIF 2.1.0, §3.13.3 and §3.13.4).
-const (
-	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
-	sarifVersion = "2.1.0"
-	// InformationURI is the SARIF tool.driver.informationUri of kdv.
-	InformationURI = "https://kdv.dev"
-)
-
-// SARIF 2.1.0 object shapes; only the properties kdv fills.
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID                   string       `json:"id"`
-	Name                 string       `json:"name"`
-	ShortDescription     sarifMessage `json:"shortDescription"`
-	DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
-}
-
-type sarifConfig struct {
-	Level string `json:"level"`
-}
-
-type sarifMessage struct {
-	Text string `json:"text"`
-}
-
-type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine"`
-	StartColumn int `json:"startColumn,omitempty"`
-}
+// InformationURI is the SARIF tool.driver.informationUri of kdv.
+const InformationURI = "https://kdv.dev"
 
 // sarifRules is the fixed rule table, so rule indexes are stable across runs:
 // every field.ErrorType of k8s.io/apimachinery (ids are the metav1.CauseType
 // values the apiserver puts in Status causes), then kdv's document-level
 // kinds (ErrInternal shares field.ErrorTypeInternal's id "InternalError"),
 // the warning rule and the skip rule. Rule ids are unique.
-var sarifRules = []sarifRule{
+var sarifRules = []sarif.Rule{
 	fieldRule(field.ErrorTypeNotFound),
 	fieldRule(field.ErrorTypeRequired),
 	fieldRule(field.ErrorTypeDuplicate),
@@ -105,10 +38,10 @@ var sarifRules = []sarifRule{
 	docRule(ErrParse, "error", "Document could not be read or decoded"),
 	docRule(ErrNoSchema, "error", "No schema for the document's kind"),
 	docRule(ErrSchema, "error", "Schema could not be loaded or compiled"),
-	{ID: ruleDecodeError, Name: ruleDecodeError, ShortDescription: sarifMessage{"Object cannot be decoded into its kind's Go type (400 Bad Request)"}, DefaultConfiguration: sarifConfig{"error"}},
-	{ID: ruleUnknownField, Name: ruleUnknownField, ShortDescription: sarifMessage{"Unknown field (strict field validation)"}, DefaultConfiguration: sarifConfig{"error"}},
-	{ID: ruleWarning, Name: ruleWarning, ShortDescription: sarifMessage{"Validation warning"}, DefaultConfiguration: sarifConfig{"warning"}},
-	{ID: ruleSkipped, Name: ruleSkipped, ShortDescription: sarifMessage{"Document not validated"}, DefaultConfiguration: sarifConfig{"note"}},
+	{ID: ruleDecodeError, Name: ruleDecodeError, ShortDescription: sarif.Message{Text: "Object cannot be decoded into its kind's Go type (400 Bad Request)"}, DefaultConfiguration: &sarif.Config{Level: "error"}},
+	{ID: ruleUnknownField, Name: ruleUnknownField, ShortDescription: sarif.Message{Text: "Unknown field (strict field validation)"}, DefaultConfiguration: &sarif.Config{Level: "error"}},
+	{ID: ruleWarning, Name: ruleWarning, ShortDescription: sarif.Message{Text: "Validation warning"}, DefaultConfiguration: &sarif.Config{Level: "warning"}},
+	{ID: ruleSkipped, Name: ruleSkipped, ShortDescription: sarif.Message{Text: "Document not validated"}, DefaultConfiguration: &sarif.Config{Level: "note"}},
 }
 
 const (
@@ -118,12 +51,12 @@ const (
 	ruleSkipped      = "Skipped"
 )
 
-func fieldRule(t field.ErrorType) sarifRule {
-	return sarifRule{ID: string(t), Name: string(t), ShortDescription: sarifMessage{t.String()}, DefaultConfiguration: sarifConfig{"error"}}
+func fieldRule(t field.ErrorType) sarif.Rule {
+	return sarif.Rule{ID: string(t), Name: string(t), ShortDescription: sarif.Message{Text: t.String()}, DefaultConfiguration: &sarif.Config{Level: "error"}}
 }
 
-func docRule(k ErrKind, level, desc string) sarifRule {
-	return sarifRule{ID: k.ruleID(), Name: k.ruleID(), ShortDescription: sarifMessage{desc}, DefaultConfiguration: sarifConfig{level}}
+func docRule(k ErrKind, level, desc string) sarif.Rule {
+	return sarif.Rule{ID: k.ruleID(), Name: k.ruleID(), ShortDescription: sarif.Message{Text: desc}, DefaultConfiguration: &sarif.Config{Level: level}}
 }
 
 // ruleIndex returns the index of id in sarifRules; unknown field error types
@@ -149,26 +82,26 @@ func ruleIndex(id string) int {
 // document's first line when unknown. The region is left out when no line is
 // known, startColumn when no column is.
 func WriteSARIF(w io.Writer, r *Result, opts Options) error {
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{
+	run := sarif.Run{
+		Tool: sarif.Tool{Driver: sarif.Driver{
 			Name:           "kdv",
 			Version:        opts.ToolVersion,
 			InformationURI: InformationURI,
 			Rules:          sarifRules,
 		}},
-		Results: []sarifResult{},
+		Results: []sarif.Result{},
 	}
 	add := func(d *DocumentResult, id, level, msg string, line, column int) {
-		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(d.File)}}
+		loc := sarif.PhysicalLocation{ArtifactLocation: sarif.ArtifactLocation{URI: fileURI(d.File)}}
 		if line > 0 {
-			loc.Region = &sarifRegion{StartLine: line, StartColumn: column}
+			loc.Region = &sarif.Region{StartLine: line, StartColumn: column}
 		}
-		run.Results = append(run.Results, sarifResult{
+		run.Results = append(run.Results, sarif.Result{
 			RuleID:    id,
 			RuleIndex: ruleIndex(id),
 			Level:     level,
-			Message:   sarifMessage{Text: msg},
-			Locations: []sarifLocation{{PhysicalLocation: loc}},
+			Message:   sarif.Message{Text: msg},
+			Locations: []sarif.Location{{PhysicalLocation: loc}},
 		})
 	}
 	for i := range r.Documents {
@@ -199,7 +132,7 @@ func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 			add(d, ruleWarning, "warning", prefixed(id, msg), d.Line, 0)
 		}
 	}
-	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
+	log := sarif.NewLog(run)
 	data, err := json.MarshalIndent(log, "", "  ")
 	if err != nil {
 		return err
