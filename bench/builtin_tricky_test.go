@@ -141,6 +141,9 @@ var trickyCases = []trickyCase{
 	// ContainerStopSignals is alpha (off): the strategy drops the field
 	// before validating, whatever its value.
 	{"lifecycle.stopSignal: SIGBOGUS (gate off)", podWith("    lifecycle: {stopSignal: SIGBOGUS}\n", ""), false},
+	// Non-overcommitable resources: request and limit compare as
+	// quantities, whatever their notation.
+	{"hugepages request 2Mi, limit 2097152", podWith("    resources: {requests: {hugepages-2Mi: 2Mi, memory: 1Gi}, limits: {hugepages-2Mi: \"2097152\", memory: 1Gi}}\n", ""), false},
 	{"StatefulSet volume without claimName", strings.Replace(trickyStatefulSet, "- metadata: {name: data}", "- metadata: {name: other}", 1), true},
 	{"Service type: Bogus", trickyService + "  type: Bogus\n", true},
 }
