@@ -80,7 +80,8 @@ func (o Options) Build(dir string) (handled bool, objs []manifest.Built, err err
 	}
 	objs, err = o.render(dir, cfile)
 	if err != nil {
-		return true, nil, fmt.Errorf("helm chart %s: %w", cfile, err)
+		// The caller names the directory, as for a kustomization.
+		return true, nil, fmt.Errorf("helm template: %w", err)
 	}
 	return true, objs, nil
 }

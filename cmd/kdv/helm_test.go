@@ -150,3 +150,58 @@ func verdicts(out string) string {
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
+
+// The external-secrets chart from its Go module, written by others: as
+// shipped, its dependency is not vendored, so kdv refuses it as
+// `helm template` does (offline, no dependency update); without that
+// dependency (disabled by default), rendered with its default values, kdv
+// gives the verdicts of helm-render-then-validate.
+func TestValidateHelmChartExternalSecrets(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(os.Getenv("HOME"), "go/pkg/mod/github.com/external-secrets/external-secrets@v*/deploy/charts/external-secrets"))
+	if gomod := os.Getenv("GOMODCACHE"); gomod != "" {
+		more, _ := filepath.Glob(filepath.Join(gomod, "github.com/external-secrets/external-secrets@v*/deploy/charts/external-secrets"))
+		dirs = append(dirs, more...)
+	}
+	if len(dirs) == 0 {
+		t.Skip("github.com/external-secrets/external-secrets not in the module cache")
+	}
+	src := dirs[len(dirs)-1]
+	code, _, errOut := kdv(t, "", "validate", src)
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	wantLines(t, errOut, "kdv: "+src+": helm template: found in Chart.yaml, but missing in charts/ directory: bitwarden-sdk-server; kdv renders charts offline")
+
+	dir := filepath.Join(t.TempDir(), "external-secrets")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	chartFile := filepath.Join(dir, "Chart.yaml")
+	meta, err := os.ReadFile(chartFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _, ok := strings.Cut(string(meta), "dependencies:")
+	if !ok {
+		t.Fatalf("%s lists no dependencies", chartFile)
+	}
+	if err := os.WriteFile(chartFile, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rendered := filepath.Join(t.TempDir(), "rendered.yaml")
+	if err := os.WriteFile(rendered, helmTemplate(t, dir, nil, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	codeIn, in, errIn := kdv(t, "", "validate", dir)
+	codeOut, out, _ := kdv(t, "", "validate", rendered)
+	if codeIn != codeOut {
+		t.Errorf("exit %d in-process (%s), %d after helm template", codeIn, errIn, codeOut)
+	}
+	if a, b := verdicts(in), verdicts(out); a != b {
+		t.Errorf("in-process:\n%s\nafter helm template:\n%s", a, b)
+	}
+	if !strings.Contains(in, "documents in") || strings.Contains(in, " 0 valid") {
+		t.Errorf("nothing validated:\n%s", in)
+	}
+	t.Logf("%s", lastLine(in))
+}
