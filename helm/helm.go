@@ -28,9 +28,8 @@ import (
 	"kdv.dev/manifest"
 )
 
-// FileNames are the names of a chart's metadata file, as helm's loader
-// accepts them (it reads Chart.yaml only; the others are recognized so that
-// a chart is never read as manifests).
+// FileNames are the names of a chart's metadata file that make a directory
+// a chart: helm's loader reads Chart.yaml only.
 var FileNames = []string{"Chart.yaml"}
 
 // Options are `helm template`'s flags that change what a chart renders to.
