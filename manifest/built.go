@@ -16,8 +16,15 @@ type Built struct {
 	// File is the file the object comes from (kustomize's origin), "" when unknown or
 	// generated; documents are reported at this file, else at Via.
 	File string
-	// Data is the object as built, one YAML document.
+	// Data is the object as built, one YAML document; with Template, the template's whole
+	// rendered output, which may hold several documents.
 	Data []byte
+	// Template is the Helm template the object was rendered from, as `helm template` names
+	// it in its "# Source:" comments ("chart/templates/x.yaml"). Documents then keep the
+	// lines of the rendered output (Data), as for `helm template | kdv validate -`: a
+	// template's source lines and its output's lines differ wherever it branches or
+	// includes, and the output is what was validated.
+	Template string
 }
 
 // BuildFunc builds the directory dir when it is one its caller builds (a kustomization

@@ -47,14 +47,16 @@ type Document struct {
 	// usual whatever they hold: NotManifestObject judges them.
 	NotManifest string
 	// Via is the file that built the document when it was not read from File as written
-	// but built (Options.Build): the kustomization file. File is then the source file the
-	// object comes from (or Via when it has none), Raw the object as built, and Line and
-	// Position are lines of the source file: a field's own line when the build left its
-	// value unchanged, else the object's first line there.
+	// but built (Options.Build): the kustomization file or the chart's Chart.yaml. File is
+	// then the source file the object comes from (or Via when it has none), Raw the object
+	// as built, and Line and Position are lines of the source file: a field's own line when
+	// the build left its value unchanged, else the object's first line there. A document
+	// rendered from a Helm template (Template set) keeps the lines of the template's
+	// rendered output instead.
 	Via string
 	// Template is the Helm template the document was rendered from, as named by the
-	// "# Source: chart/templates/x.yaml" comment `helm template` writes before it; lines stay
-	// those of File (the rendered output).
+	// "# Source: chart/templates/x.yaml" comment `helm template` writes before it, or as
+	// rendered in-process (Built.Template); lines stay those of the rendered output.
 	Template string
 
 	src    *source    // the source document of a built one

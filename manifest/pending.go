@@ -19,6 +19,7 @@ type Pending struct {
 	// which decodes to one Document saying so.
 	notManifest string
 	via         string  // Document.Via
+	template    string  // Document.Template of a rendered Helm template, whose lines are kept
 	origin      *source // the source document of a built object
 	srcLine     int     // the source document's line
 }
@@ -86,6 +87,13 @@ func (p *Pending) Decode() []Document {
 	if p.via != "" {
 		for i := range docs {
 			docs[i].Via, docs[i].src = p.via, p.origin
+			if p.template != "" {
+				docs[i].Template = p.template
+				if e, ok := docs[i].Err.(*Error); ok {
+					e.Msg += " (in the output of " + p.template + ")"
+				}
+				continue
+			}
 			docs[i].Line = p.srcLine
 			if e, ok := docs[i].Err.(*Error); ok {
 				// A decode error of built output has no line in any file.
@@ -102,6 +110,17 @@ func (p *Pending) Decode() []Document {
 func appendBuilt(out []Pending, src int, b Built, sources map[string][]Document, opts Options) []Pending {
 	file, line := b.Via, 1
 	var s *source
+	if b.Template != "" {
+		if b.File != "" {
+			file = b.File
+		}
+		n := len(out)
+		out = appendPending(out, src, file, b.Data, opts)
+		for i := n; i < len(out); i++ {
+			out[i].via, out[i].template = b.Via, b.Template
+		}
+		return out
+	}
 	if b.File != "" {
 		docs, ok := sources[b.File]
 		if !ok {

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// A repository as it is (issue 17): plain manifests next to a Helm chart,
-// Kustomize files, values files, CI workflows, a Compose file, application
-// settings and an Ansible playbook. Every manifest is valid, so the run
+// A repository as it is (issue 17): plain manifests next to a Helm chart
+// (rendered, its files not read), Kustomize files, CI workflows, a Compose
+// file, application settings and an Ansible playbook. Every manifest is valid, so the run
 // exits 0 and lists what it skipped; --strict-inputs reads every file as
 // kubectl does and fails them.
 func TestValidateRepositoryTree(t *testing.T) {
@@ -19,15 +19,12 @@ func TestValidateRepositoryTree(t *testing.T) {
 		"testdata/repo/.github/workflows/ci.yaml: skipped: not a manifest: GitHub configuration (under .github/)",
 		"testdata/repo/.gitlab-ci.yml: skipped: not a manifest: GitLab CI configuration",
 		"testdata/repo/ansible/playbook.yml:1: skipped: not a manifest: a list, neither apiVersion nor kind",
-		"testdata/repo/chart/Chart.yaml: skipped: not a manifest: Helm chart metadata (Chart.yaml)",
-		"testdata/repo/chart/templates/deployment.yaml: skipped: not a manifest: Helm template source; render the chart to validate what it produces",
-		"testdata/repo/chart/values-prod.yaml: skipped: not a manifest: Helm values file",
-		"testdata/repo/chart/values.yaml: skipped: not a manifest: Helm values file",
 		"testdata/repo/config/settings.yaml:2: skipped: not a manifest: neither apiVersion nor kind",
 		"testdata/repo/docker-compose.yml: skipped: not a manifest: Docker Compose file",
 		// base/ and overlays/prod are built: their ConfigMap is validated
-		// twice, in base and with the overlay's namespace.
-		"5 documents in 3 files: 5 valid, 0 invalid, 0 failed, 0 skipped (0 errors, 0 warnings); 9 non-manifests skipped",
+		// twice, in base and with the overlay's namespace; chart/ is
+		// rendered (its Deployment is the fourth file), its files not read.
+		"6 documents in 4 files: 6 valid, 0 invalid, 0 failed, 0 skipped (0 errors, 0 warnings); 5 non-manifests skipped",
 	}
 	wantLines(t, out, want...)
 	if n := strings.Count(out, "\n"); n != len(want) {
@@ -46,7 +43,7 @@ func TestValidateRepositoryTree(t *testing.T) {
 	}
 
 	for format, line := range map[string]string{
-		"json":  `"message": "skipped: not a manifest: Helm values file"`,
+		"json":  `"message": "skipped: not a manifest: Docker Compose file"`,
 		"junit": `<skipped message="not a manifest: Docker Compose file">`,
 		"sarif": `"text": "file: skipped: not a manifest: GitHub configuration (under .github/)"`,
 	} {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kdv.dev/helm"
 	"kdv.dev/kustomize"
 	"kdv.dev/manifest"
 	"kdv.dev/report"
@@ -28,6 +29,10 @@ type validateFlags struct {
 	jobs                 int
 	strictCRDs           bool
 	strictInputs         bool
+	values               []string
+	set                  []string
+	releaseName          string
+	namespace            string
 }
 
 func newValidateCommand() *cobra.Command {
@@ -47,6 +52,7 @@ Exit codes: 0 all valid, 1 something invalid, 2 usage or unreadable input or
 schema, 3 internal error.`,
 		Example: `  kdv validate manifests/
   kdv validate --crds config/crd/ examples/
+  kdv validate --values prod-values.yaml --set replicas=3 chart/
   helm template chart/ | kdv validate -
   kdv validate --old main-branch/ -o sarif pr-branch/`,
 		Args: cobra.MinimumNArgs(1),
@@ -65,7 +71,23 @@ schema, 3 internal error.`,
 	fl.IntVarP(&f.jobs, "jobs", "j", runtime.NumCPU(), "documents validated in parallel")
 	fl.BoolVar(&f.strictCRDs, "strict-crds", true, "treat schema keys unknown to apiextensions.k8s.io/v1 in CRDs of the input as errors (kubectl --validate=strict)")
 	fl.BoolVar(&f.strictInputs, "strict-inputs", false, "read every file as manifests, as kubectl does: Helm chart files, kustomizations, CI workflows and documents with neither apiVersion nor kind are errors instead of skipped")
+	fl.StringArrayVar(&f.values, "values", nil, "Helm charts: a values file merged over the chart's values.yaml, as helm -f (repeatable; later files win)")
+	fl.StringArrayVar(&f.set, "set", nil, "Helm charts: set a value, as helm --set key=value (repeatable)")
+	fl.StringVar(&f.releaseName, "release-name", "release-name", "Helm charts: the release name (.Release.Name)")
+	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
 	return cmd
+}
+
+// buildDirs builds kustomization directories and renders chart
+// directories, for manifest.Options.Build.
+func buildDirs(f validateFlags, minor int) manifest.BuildFunc {
+	charts := helm.Options{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace, KubernetesMinor: minor}
+	return func(dir string) (bool, []manifest.Built, error) {
+		if handled, objs, err := kustomize.Build(dir); handled {
+			return handled, objs, err
+		}
+		return charts.Build(dir)
+	}
 }
 
 func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
@@ -84,7 +106,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: kustomize.Build})
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor))})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
 	var progress *report.Progress
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
