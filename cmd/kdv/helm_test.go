@@ -157,15 +157,7 @@ func verdicts(out string) string {
 // dependency (disabled by default), rendered with its default values, kdv
 // gives the verdicts of helm-render-then-validate.
 func TestValidateHelmChartExternalSecrets(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join(os.Getenv("HOME"), "go/pkg/mod/github.com/external-secrets/external-secrets@v*/deploy/charts/external-secrets"))
-	if gomod := os.Getenv("GOMODCACHE"); gomod != "" {
-		more, _ := filepath.Glob(filepath.Join(gomod, "github.com/external-secrets/external-secrets@v*/deploy/charts/external-secrets"))
-		dirs = append(dirs, more...)
-	}
-	if len(dirs) == 0 {
-		t.Skip("github.com/external-secrets/external-secrets not in the module cache")
-	}
-	src := dirs[len(dirs)-1]
+	src := moduleCacheDir(t, "github.com/external-secrets/external-secrets@v*/deploy/charts/external-secrets")
 	code, _, errOut := kdv(t, "", "validate", src)
 	if code != exitUsage {
 		t.Errorf("exit %d, want %d", code, exitUsage)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -301,4 +302,21 @@ func TestGenOverlay(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errOut, "--overlay: open ") {
 		t.Errorf("missing --overlay: exit %d\n%s", code, errOut)
 	}
+}
+
+// moduleCacheDir returns the last directory (the newest version, in name
+// order) matching pattern below the Go module cache (go env GOMODCACHE),
+// for tests that read files written by others from modules kdv does not
+// require (.ci/run fetches them); the test is skipped when there is none.
+func moduleCacheDir(t *testing.T, pattern string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("go env GOMODCACHE: %v", err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), pattern))
+	if len(dirs) == 0 {
+		t.Skipf("%s: not in the module cache", pattern)
+	}
+	return dirs[len(dirs)-1]
 }
