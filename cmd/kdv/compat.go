@@ -17,6 +17,7 @@ type compatFlags struct {
 	minSeverity       string
 	objects           []string
 	kubernetesVersion string
+	config            string
 }
 
 func newCompatCommand() *cobra.Command {
@@ -64,6 +65,7 @@ something at or above it or a stranded object, 2 usage or unreadable input.`,
 	fl.StringVar(&f.minSeverity, "min-severity", "safe", "list only changes of this severity or a higher one")
 	fl.StringArrayVar(&f.objects, "objects", nil, "existing objects (file, directory or -) to validate against OLD and NEW: which would NEW strand (repeatable)")
 	fl.StringVar(&f.kubernetesVersion, "kubernetes-version", "", "the Kubernetes version whose validation --objects reproduces, e.g. 1.37 (default: the newest kdv knows)")
+	fl.StringVar(&f.config, "config", "", "a policy file: failOn, a severity per change kind, changes to ignore with a reason (see kdv.dev/compat Config)")
 	return cmd
 }
 
@@ -71,6 +73,15 @@ func runCompat(cmd *cobra.Command, args []string, f compatFlags) error {
 	failOn, err := compat.ParseSeverity(f.failOn)
 	if err != nil {
 		return &exitError{exitUsage, fmt.Errorf("--fail-on: %w", err)}
+	}
+	var cfg *compat.Config
+	if f.config != "" {
+		if cfg, err = compat.LoadConfig(f.config); err != nil {
+			return &exitError{exitUsage, err}
+		}
+		if cfg.FailOn != nil && !cmd.Flags().Changed("fail-on") {
+			failOn = *cfg.FailOn
+		}
 	}
 	minSev, err := compat.ParseSeverity(f.minSeverity)
 	if err != nil {
@@ -96,6 +107,7 @@ func runCompat(cmd *cobra.Command, args []string, f compatFlags) error {
 		printErrors(stderr, "NEW: ", newErr)
 	}
 	res := compat.Compare(old, new)
+	res.Changes = cfg.Apply(res.Changes)
 	for _, e := range res.Errors {
 		printErrors(stderr, "", e)
 	}

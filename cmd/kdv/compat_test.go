@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -154,5 +156,35 @@ func TestCompatGoPackageErrors(t *testing.T) {
 	code, _, errOut := kdv(t, "", "compat", "kdv.dev/no/such/package", widgetCRD)
 	if code != exitUsage || !strings.Contains(errOut, "OLD: ") || !strings.Contains(errOut, "no/such/package") {
 		t.Errorf("exit %d, stderr %s", code, errOut)
+	}
+}
+
+// --config: a policy file's severities and ignores apply, and its failOn
+// replaces the default unless --fail-on is given.
+func TestCompatConfig(t *testing.T) {
+	cfg := "../../compat/testdata/config/policy.yaml"
+	code, out, _ := kdv(t, "", "compat", "--config", cfg, widgetCRD, "testdata/compat/widgets-new.crd.yaml")
+	if code != exitInvalid {
+		t.Errorf("exit %d, want %d", code, exitInvalid)
+	}
+	wantLines(t, out, `widgets.example.kdv.dev/v1: spec.size: safe enum-value-added: enum value "huge" added`,
+		"7 changes: 3 breaks-objects, 0 breaks-clients, 1 ratcheted, 3 safe")
+	if strings.Contains(out, "spec.owner") {
+		t.Errorf("the ignored change is reported:\n%s", out)
+	}
+	// failOn breaks-objects lets the breaks-clients change left pass, unless
+	// --fail-on says otherwise
+	lenient := filepath.Join(t.TempDir(), "lenient.yaml")
+	if err := os.WriteFile(lenient, []byte("failOn: breaks-objects\nignore:\n- {kind: rule-added, reason: r}\n- {kind: max-tightened, reason: r}\n- {kind: enum-value-removed, reason: r}\n- {kind: field-removed, reason: r}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := kdv(t, "", "compat", "--config", lenient, widgetCRD, "testdata/compat/widgets-new.crd.yaml"); code != exitValid || !strings.Contains(out, "0 breaks-objects, 1 breaks-clients") {
+		t.Errorf("lenient policy: exit %d\n%s", code, out)
+	}
+	if code, _, _ := kdv(t, "", "compat", "--config", lenient, "--fail-on", "breaks-clients", widgetCRD, "testdata/compat/widgets-new.crd.yaml"); code != exitInvalid {
+		t.Errorf("--fail-on over the policy: exit %d, want %d", code, exitInvalid)
+	}
+	if code, _, errOut := kdv(t, "", "compat", "--config", "testdata/compat/missing.yaml", widgetCRD, widgetCRD); code != exitUsage || !strings.Contains(errOut, "missing.yaml") {
+		t.Errorf("missing config: exit %d %s", code, errOut)
 	}
 }
