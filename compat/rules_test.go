@@ -322,3 +322,46 @@ func TestUsesOldSelf(t *testing.T) {
 		}
 	}
 }
+
+// Tightenings of fields that k8s.io/api marks as declaring hand-written
+// checks (x-kubernetes-api-lifecycle "declarative-validation"), and rules
+// about fields NEW adds, are safe: they reject nothing that was accepted.
+func TestDeclaredAndNewFieldRules(t *testing.T) {
+	old := mustSchema(t, obj("  uid: {type: string}\n  gen: {type: integer}"))
+	declaredNew := mustSchema(t, obj(`  uid: {type: string, x-kubernetes-api-lifecycle: {declarative-validation: {minVersion: v1.37, status: alpha}}, x-kubernetes-validations: [{rule: "self == oldSelf"}]}
+  gen: {type: integer, minimum: 0, x-kubernetes-api-lifecycle: {declarative-validation: {minVersion: v1.37, status: alpha}}}`,
+		`x-kubernetes-validations: [{rule: "has(self.uid) == has(oldSelf.uid)"}]`))
+	for _, c := range CompareSchemas("x", "v1", old, declaredNew) {
+		if c.Severity != Safe || c.Rule != ruleDeclared {
+			t.Errorf("declared: %s (rule %s), want safe as declared", c, c.Rule)
+		}
+	}
+	newFields := mustSchema(t, obj("  uid: {type: string}\n  gen: {type: integer}\n  a: {type: string}\n  b: {type: string}",
+		`x-kubernetes-validations: [{rule: "!has(self.a) || !has(self.b)"}]`))
+	var rule *Change
+	for _, c := range CompareSchemas("x", "v1", old, newFields) {
+		if c.Kind == "rule-added" {
+			c := c
+			rule = &c
+		}
+	}
+	if rule == nil || rule.Severity != Safe || rule.Rule != ruleNewFieldsRule {
+		t.Errorf("rule on new fields: %+v, want safe", rule)
+	}
+	// a rule that holds whenever a new field is absent (dependentForbidden)
+	guarded := mustSchema(t, obj("  uid: {type: string}\n  gen: {type: integer}\n  a: {type: string}",
+		`x-kubernetes-validations: [{rule: "!has(self.a) || !has(self.uid)"}]`))
+	for _, c := range CompareSchemas("x", "v1", old, guarded) {
+		if c.Kind == "rule-added" && c.Severity != Safe {
+			t.Errorf("rule guarded by a new field: %s, want safe", c)
+		}
+	}
+	// the same rule on existing fields only is still a tightening
+	mixed := mustSchema(t, obj("  uid: {type: string}\n  gen: {type: integer}\n  a: {type: string}",
+		`x-kubernetes-validations: [{rule: "!has(self.uid) || !has(self.gen)"}]`))
+	for _, c := range CompareSchemas("x", "v1", old, mixed) {
+		if c.Kind == "rule-added" && c.Severity != Ratcheted {
+			t.Errorf("rule on old fields: %s, want ratcheted", c)
+		}
+	}
+}

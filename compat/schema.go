@@ -66,8 +66,12 @@ func (w *walker) compare(path string, o, n *schema.Structural) {
 	}
 	w.defaults(path, o, n)
 	w.listTypes(path, o, n)
+	from := len(w.changes)
 	w.values(path, o, n)
 	w.rules(path, o, n)
+	if declared(n) {
+		w.declare(from)
+	}
 	w.properties(path, o, n)
 	if o.Items != nil || n.Items != nil {
 		w.compare(path+"[*]", o.Items, n.Items)
@@ -198,7 +202,11 @@ func (w *walker) properties(path string, o, n *schema.Structural) {
 			if _, existed := o.Properties[name]; !existed {
 				msg = "required field added: objects without it are rejected"
 			}
+			from := len(w.changes)
 			w.add(p, "required-added", BreaksObjects, ruleRequired, nil, name, "%s", msg)
+			if _, existed := o.Properties[name]; existed && declared(&np) {
+				w.declare(from)
+			}
 		}
 	}
 	for _, name := range sortedKeys(oreq, map[string]bool(nil)) {
@@ -316,4 +324,32 @@ func render(v any) string {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// ruleDeclared is the rule of a tightening that declares, in a built-in
+// type's tags, a check its hand-written validation already made.
+const ruleDeclared = `KEP-5073: declarative validation of a built-in type declares checks its hand-written validation already makes (marked x-kubernetes-api-lifecycle "declarative-validation"): declared, not newly enforced; check the release notes`
+
+// declared reports whether s is marked as a field whose validation
+// k8s.io/api declares with validation-gen tags that migrate hand-written
+// checks (x-kubernetes-api-lifecycle "declarative-validation", which kdv's
+// generator writes for +k8s: tags under a +k8s:alpha/beta(since) stage):
+// its new keywords and rules are not new restrictions.
+func declared(s *schema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	_, ok := s.XAPILifecycle["declarative-validation"]
+	return ok
+}
+
+// declare downgrades the changes from index from on, which tighten a
+// declared node, to Safe with ruleDeclared.
+func (w *walker) declare(from int) {
+	for i := from; i < len(w.changes); i++ {
+		c := &w.changes[i]
+		if c.Severity > Safe && c.Severity != BreaksClients {
+			c.Severity, c.Rule, c.Hint = Safe, ruleDeclared, ""
+		}
+	}
 }

@@ -339,6 +339,12 @@ func (w *walker) rules(path string, o, n *schema.Structural) {
 		if transition {
 			what = "transition rule"
 		}
+		switch {
+		case sev > Safe && namesDeclaredProperty(r.Rule, n):
+			sev, rule = Safe, ruleDeclared
+		case sev > Safe && namesOnlyNewProperties(r.Rule, o, n):
+			sev, rule = Safe, ruleNewFieldsRule
+		}
 		if prev != nil {
 			w.add(path, "rule-changed", sev, rule, prev.Rule, r.Rule, "%s changed from %q to %q", what, prev.Rule, r.Rule)
 		} else {
@@ -384,3 +390,52 @@ func sortChanges(cs []Change) {
 		return cs[i].Version < cs[j].Version
 	})
 }
+
+// namesDeclaredProperty reports whether a rule of n is about one of n's
+// declared properties only (`has(self.uid) == has(oldSelf.uid)`, which
+// validation-gen's +k8s:immutable on uid writes on the parent).
+func namesDeclaredProperty(rule string, n *schema.Structural) bool {
+	found := false
+	for name := range n.Properties {
+		if !strings.Contains(rule, "self."+name) {
+			continue
+		}
+		p := n.Properties[name]
+		if !declared(&p) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// ruleNewFieldsRule is the rule of a new rule about fields NEW adds.
+const ruleNewFieldsRule = `a rule about fields NEW adds: existing objects do not have them, so it cannot reject them`
+
+// namesOnlyNewProperties reports whether every property of n a rule names
+// (self.<name>) is new in n (absent from o), and it names at least one, or
+// the rule holds whenever a new property is absent (`!has(self.new) ||
+// ...`, the form of validation-gen's dependentForbidden and unions).
+func namesOnlyNewProperties(rule string, o, n *schema.Structural) bool {
+	if m := guardedByRE.FindStringSubmatch(rule); m != nil {
+		if _, inNew := n.Properties[m[1]]; inNew {
+			if _, inOld := o.Properties[m[1]]; !inOld {
+				return true
+			}
+		}
+	}
+	found := false
+	for name := range n.Properties {
+		if !strings.Contains(rule, "self."+name) {
+			continue
+		}
+		if _, inOld := o.Properties[name]; inOld {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// guardedByRE matches a rule that holds when a property is absent.
+var guardedByRE = regexp.MustCompile(`^\s*!has\(self\.([A-Za-z_][A-Za-z0-9_]*)\)\s*\|\|`)
