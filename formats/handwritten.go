@@ -30,8 +30,13 @@ var handWrittenFormats = map[string]*namedFormat{
 // ParseCronScheduleWithPanicRecovery does for a CronJob's schedule: the
 // standard five fields, descriptors (@hourly, @every 1h) and a TZ= or
 // CRON_TZ= prefix, with robfig/cron v3's errors; a panic of the parser is
-// an error too.
+// an error too. The empty schedule is valid here: validateCronJobSpec
+// reports it as Required, not as a parse error, which is a rule of the
+// overlay (batch_v1_more.tags).
 func cronScheduleError(s string) (err error) {
+	if s == "" {
+		return nil
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("invalid schedule format: %v", r)

@@ -15,6 +15,7 @@ func TestHandWrittenFormats(t *testing.T) {
 		format, value string
 		want          []string
 	}{
+		{"k8s-cron-schedule", "", nil},
 		{"k8s-cron-schedule", "*/5 * * * *", nil},
 		{"k8s-cron-schedule", "@every 1h", nil},
 		{"k8s-cron-schedule", "0 0 31 2 *", nil},
