@@ -52,13 +52,7 @@ type Options struct {
 
 // File returns the Chart.yaml in dir, or "" when dir holds no chart.
 func File(dir string) string {
-	for _, n := range FileNames {
-		p := filepath.Join(dir, n)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return p
-		}
-	}
-	return ""
+	return manifest.FirstFile(dir, FileNames...)
 }
 
 // Build renders the chart in dir and returns its CRDs (the crds/ files of

@@ -31,13 +31,7 @@ const originKey = "config.kubernetes.io/origin"
 
 // File returns the kustomization file in dir, or "" when dir holds none.
 func File(dir string) string {
-	for _, n := range FileNames {
-		p := filepath.Join(dir, n)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return p
-		}
-	}
-	return ""
+	return manifest.FirstFile(dir, FileNames...)
 }
 
 // Build builds the kustomization in dir, as `kustomize build dir` does with

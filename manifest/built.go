@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -100,4 +102,16 @@ func sameValue(a, b *yamlv3.Node) bool {
 		return false
 	}
 	return reflect.DeepEqual(va, vb)
+}
+
+// FirstFile returns the first of names that is a regular file in dir (the
+// kustomization or Chart.yaml a BuildFunc looks for), or "" when none is.
+func FirstFile(dir string, names ...string) string {
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
 }
