@@ -16,26 +16,9 @@ import (
 // error type's wording is dropped: the rule's message must not be empty
 // (the CRD rules), but most hand-written errors carry no detail.
 func handwrittenError(fldPath *field.Path, value any, detail string, reason *string) *field.Error {
-	t := field.ErrorTypeInvalid
+	t := reasonType(reason, true)
 	if reason == nil {
 		value = nil
-	} else {
-		switch *reason {
-		case "FieldValueForbidden":
-			t = field.ErrorTypeForbidden
-		case "FieldValueRequired":
-			t = field.ErrorTypeRequired
-		case "FieldValueDuplicate":
-			t = field.ErrorTypeDuplicate
-		case "FieldValueNotFound":
-			t = field.ErrorTypeNotFound
-		case "FieldValueNotSupported":
-			t = field.ErrorTypeNotSupported
-		case "FieldValueTooLong":
-			t = field.ErrorTypeTooLong
-		case "FieldValueTooMany":
-			t = field.ErrorTypeTooMany
-		}
 	}
 	if detail == t.String() {
 		detail = ""
@@ -68,4 +51,24 @@ func valueAt(obj any, steps []string) any {
 		obj = m[s]
 	}
 	return obj
+}
+
+// reasonType is the error type a rule's reason selects: Invalid without
+// one; FieldValueForbidden, FieldValueRequired, FieldValueDuplicate (the
+// reasons a CRD's rules may give); with handWritten also FieldValueNotFound,
+// FieldValueNotSupported, FieldValueTooLong and FieldValueTooMany. Others
+// are Invalid.
+func reasonType(reason *string, handWritten bool) field.ErrorType {
+	if reason == nil {
+		return field.ErrorTypeInvalid
+	}
+	switch t := field.ErrorType(*reason); t {
+	case field.ErrorTypeForbidden, field.ErrorTypeRequired, field.ErrorTypeDuplicate:
+		return t
+	case field.ErrorTypeNotFound, field.ErrorTypeNotSupported, field.ErrorTypeTooLong, field.ErrorTypeTooMany:
+		if handWritten {
+			return t
+		}
+	}
+	return field.ErrorTypeInvalid
 }

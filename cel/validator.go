@@ -480,16 +480,15 @@ func (a *activation) ResolveName(name string) (any, bool) {
 
 func (a *activation) Parent() interpreter.Activation { return nil }
 
+// fieldErrorForReason is the error of a failed CRD rule, as the apiserver
+// builds it for the rule's reason (reasonType).
 func fieldErrorForReason(fldPath *field.Path, value any, detail string, reason *string) *field.Error {
-	if reason == nil {
-		return field.Invalid(fldPath, value, detail)
-	}
-	switch *reason {
-	case "FieldValueForbidden":
+	switch reasonType(reason, false) {
+	case field.ErrorTypeForbidden:
 		return field.Forbidden(fldPath, detail)
-	case "FieldValueRequired":
+	case field.ErrorTypeRequired:
 		return field.Required(fldPath, detail)
-	case "FieldValueDuplicate":
+	case field.ErrorTypeDuplicate:
 		return field.Duplicate(fldPath, value)
 	default:
 		return field.Invalid(fldPath, value, detail)
