@@ -55,32 +55,27 @@ func gatedFields(s *schema.Structural) []gatedField {
 	return out
 }
 
-// dropGated removes from obj the values of the gated fields that old (nil
-// on create) does not have at the same place, and returns a warning for
-// each: `<path>: dropped: feature gate <G> is alpha, off by default; the
-// apiserver drops this field before validating`.
-func dropGated(obj, old map[string]any, fields []gatedField) []string {
+// dropGated removes from obj the values of the gated fields and returns a
+// warning for each: `<path>: dropped: feature gate <G> is alpha, off by
+// default; the apiserver drops this field before validating`. The
+// apiserver keeps such a field on update when the old object uses it; an
+// old object stored under the same (default) gates cannot, so kdv drops it
+// from both.
+func dropGated(obj map[string]any, fields []gatedField) []string {
 	var warnings []string
 	for _, f := range fields {
-		var visit func(x, o any, i int, path string)
-		visit = func(x, o any, i int, path string) {
-			step := f.steps[i]
-			switch step {
+		var visit func(x any, i int, path string)
+		visit = func(x any, i int, path string) {
+			switch step := f.steps[i]; step {
 			case stepItems:
 				l, _ := x.([]any)
-				ol, _ := o.([]any)
 				for j, it := range l {
-					var oit any
-					if j < len(ol) {
-						oit = ol[j]
-					}
-					visit(it, oit, i+1, path+"["+strconv.Itoa(j)+"]")
+					visit(it, i+1, path+"["+strconv.Itoa(j)+"]")
 				}
 			case stepValues:
 				m, _ := x.(map[string]any)
-				om, _ := o.(map[string]any)
 				for k, v := range m {
-					visit(v, om[k], i+1, path+"["+k+"]")
+					visit(v, i+1, path+"["+k+"]")
 				}
 			default:
 				m, ok := x.(map[string]any)
@@ -91,29 +86,21 @@ func dropGated(obj, old map[string]any, fields []gatedField) []string {
 				if !ok {
 					return
 				}
-				om, _ := o.(map[string]any)
 				p := step
 				if path != "" {
 					p = path + "." + step
 				}
-				if i == len(f.steps)-1 {
-					if ov, used := om[step]; used && ov != nil {
-						return // in use before the update: kept
-					}
-					if v != nil {
-						warnings = append(warnings, fmt.Sprintf("%s: dropped: feature gate %s is alpha, off by default; the apiserver drops this field before validating", p, f.gate))
-					}
-					delete(m, step)
+				if i < len(f.steps)-1 {
+					visit(v, i+1, p)
 					return
 				}
-				visit(v, om[step], i+1, p)
+				if v != nil {
+					warnings = append(warnings, fmt.Sprintf("%s: dropped: feature gate %s is alpha, off by default; the apiserver drops this field before validating", p, f.gate))
+				}
+				delete(m, step)
 			}
 		}
-		var o any
-		if old != nil {
-			o = old
-		}
-		visit(obj, o, 0, "")
+		visit(obj, 0, "")
 	}
 	return warnings
 }

@@ -205,12 +205,10 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 	}
 	var dropped []string
 	if len(v.gated) > 0 {
-		// The stored object went through the same create path, which
-		// dropped the fields, unless the gate was on then.
 		if old != nil {
-			dropGated(old, nil, v.gated)
+			dropGated(old, v.gated)
 		}
-		dropped = dropGated(obj, old, v.gated)
+		dropped = dropGated(obj, v.gated)
 	}
 	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
 	out.Warnings = append(dropped, out.Warnings...)
