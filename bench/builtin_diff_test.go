@@ -209,6 +209,45 @@ func causeDiffSide(r *bresult) bverdict {
 	return bverdict{}
 }
 
+// messageDiffSide is, for a case both sides reject for the same causes
+// with different messages, a verdict whose one cause is the field of the
+// first apiserver message kdv does not print (or, marked "+", of kdv's
+// first extra message), typed by the message's text with values elided,
+// so that classTable groups message differences.
+func messageDiffSide(r *bresult) bverdict {
+	count := map[string]int{}
+	for _, m := range r.KDV.Messages {
+		count[m]++
+	}
+	mark := ""
+	first := ""
+	for _, m := range r.Ref.Messages {
+		if count[m] > 0 {
+			count[m]--
+			continue
+		}
+		first = m
+		break
+	}
+	if first == "" {
+		count = map[string]int{}
+		for _, m := range r.Ref.Messages {
+			count[m]++
+		}
+		for _, m := range r.KDV.Messages {
+			if count[m] > 0 {
+				count[m]--
+				continue
+			}
+			first, mark = m, "+"
+			break
+		}
+	}
+	field, rest, _ := strings.Cut(first, ": ")
+	typ, _, _ := strings.Cut(rest, ": ")
+	return bverdict{Causes: []cause{{Field: field, Type: mark + typ}}}
+}
+
 // classTable lists the classes of false rejections or misses, most
 // frequent first, with one example each.
 func classTable(rs []bresult, pick func(*bresult) bool, side func(*bresult) bverdict, limit int) string {
@@ -324,6 +363,10 @@ func TestBuiltinDifferential(t *testing.T) {
 			return r.Err == nil && r.Ref.Rejected && r.KDV.Rejected && !sameCauses(r.Ref.Causes, r.KDV.Causes)
 		}
 		b.WriteString("\n### Cause-difference classes\n\nBoth reject, with different causes: the first cause the apiserver reports that kdv does not (or, marked +, the first kdv reports that the apiserver does not).\n\n" + classTable(judged, causeDiff, causeDiffSide, 40))
+		msgDiff := func(r *bresult) bool {
+			return r.Err == nil && r.Ref.Rejected && r.KDV.Rejected && sameCauses(r.Ref.Causes, r.KDV.Causes) && !sameMessages(r.Ref.Messages, r.KDV.Messages)
+		}
+		b.WriteString("\n### Message-difference classes\n\nBoth reject for the same causes, with different messages: the field and error type of the first message the apiserver prints that kdv does not (or, marked +, the first kdv prints that the apiserver does not).\n\n" + classTable(judged, msgDiff, messageDiffSide, 40))
 		b.WriteString("\n### Tricky inputs\n\n" + tricky)
 		if err := writeResultsSection(f, b.String()); err != nil {
 			t.Error(err)

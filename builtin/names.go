@@ -27,7 +27,8 @@ import (
 //
 // Kinds whose rule differs from NameIsDNSSubdomain:
 //
-//   - core Service: NameIsDNS1035Label; Namespace: NameIsDNSLabel
+//   - core Service: NameIsDNS1035Label (NameIsDNSLabel from 1.36: see
+//     NameValidationFor); Namespace: NameIsDNSLabel
 //     (ValidateNamespaceName).
 //   - core Event (v1): no name rule in its validation (legacyValidateEvent),
 //     so only the registry's generic path segment check (k8s.io/apiserver
@@ -80,6 +81,20 @@ import (
 // kinds that are not stored objects (reviews, options, Binding, Eviction,
 // Scale, ...).
 func NameValidation(gk k8sschema.GroupKind) func(name string, prefix bool) []string {
+	return nameRules[gk]
+}
+
+// NameValidationFor is NameValidation at Kubernetes 1.<minor> with that
+// release's default feature gates (0: the newest kdv knows). It differs
+// for Service from 1.36 on, where RelaxedServiceNameValidation (KEP-5311;
+// beta and on by default in 1.36, GA in 1.37) makes ValidateService use
+// NameIsDNSLabel instead of NameIsDNS1035Label, so "1abc" is a valid
+// Service name (k8s.io/kubernetes pkg/apis/core/validation/validation.go
+// ValidateService).
+func NameValidationFor(gk k8sschema.GroupKind, minor int) func(name string, prefix bool) []string {
+	if gk == (k8sschema.GroupKind{Kind: "Service"}) && (minor == 0 || minor >= 36) {
+		return metavalidation.NameIsDNSLabel
+	}
 	return nameRules[gk]
 }
 

@@ -120,7 +120,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	if s.BuiltIn {
 		// built-in kinds have their own name rules (custom resources: nil,
 		// the DNS subdomain)
-		nameRule = builtin.NameValidation(s.GVK.GroupKind())
+		nameRule = builtin.NameValidationFor(s.GVK.GroupKind(), opts.KubernetesMinor)
 		// and validation-gen's formats with its errors, as the
 		// apiserver's declarative validation checks them (custom
 		// resources: the CRD format set)

@@ -246,7 +246,30 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	if len(common) > 0 {
 		errs = append(common, errs...)
 	}
+	if v.opts.BuiltIn && len(errs) > 1 {
+		errs = withoutRepeats(errs)
+	}
 	return errs, warnings
+}
+
+// withoutRepeats keeps the first of errors that print the same. Every
+// built-in strategy embeds rest.DeclarativeValidation, whose last step
+// filters the whole error list with field.ErrorList.Filter, which goes
+// through ToAggregate and so drops repeated messages (k8s.io/apiserver
+// pkg/registry/rest/validate.go ValidateDeclarativelyWithMigrationChecks):
+// the labels error that rest.ValidateUpdate's common checks, the kind's
+// ObjectMeta update checks and its create-time checks each report is
+// reported once.
+func withoutRepeats(errs field.ErrorList) field.ErrorList {
+	seen := make(map[string]bool, len(errs))
+	out := errs[:0]
+	for _, e := range errs {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // hasRules reports whether any node of s has x-kubernetes-validations.
