@@ -41,6 +41,13 @@ type compilationResult struct {
 	// (to report the value there in the hand-written form, Options.BuiltIn).
 	fieldPathSteps []string
 
+	// vacuity, for unmetered rules, skips the rule on objects that leave
+	// out every field it reads (see vacuous.go); nil when not analyzable.
+	vacuity *vacuity
+	// prover, for unmetered rules, shows most passing evaluations true
+	// without CEL (see prove.go).
+	prover prover
+
 	// fast plans the untracked program of the rule and its
 	// messageExpression on first use (see fast.go); nil when program is nil.
 	fast *fastPlan
@@ -173,6 +180,8 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		}
 		res.program = prog
 		res.fast = &fastPlan{unmetered: true, ok: true, prog: prog}
+		res.vacuity = newVacuity(ast)
+		res.prover = newProver(ast)
 		if rule.MessageExpression != "" {
 			ast, issues := env.Compile(rule.MessageExpression)
 			if issues != nil || ast.OutputType() != celgo.StringType {

@@ -201,7 +201,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		}
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, budgetExhausted)}, -1
 	}
-	act, optAct := n.activations(obj, oldObj, e.toVal)
+	var act, optAct interpreter.Activation
 	for i := range nr.compiled {
 		compiled := &nr.compiled[i]
 		rule := n.rules[i]
@@ -211,6 +211,22 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		}
 		if compiled.program == nil {
 			continue // empty rule
+		}
+		if e.builtIn && compiled.vacuity.skip(obj, func(empty map[string]any) bool {
+			a, _ := n.activations(empty, nil, e.toVal)
+			v, _, err := compiled.fast.prog.Eval(a)
+			return err == nil && v == types.True
+		}) {
+			continue
+		}
+		if e.builtIn && compiled.prover != nil {
+			env := proveEnv{self: obj}
+			if v, ok := compiled.prover(&env); ok && v == true {
+				continue
+			}
+		}
+		if act == nil {
+			act, optAct = n.activations(obj, oldObj, e.toVal)
 		}
 		optionalOldSelf := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
 		if compiled.usesOldSelf && oldObj == nil && (!optionalOldSelf || !e.ratcheting) {

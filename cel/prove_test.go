@@ -1,0 +1,292 @@
+package cel
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/google/cel-go/common/types"
+
+	"kdv.dev/cel/internal/values"
+	"kdv.dev/schema"
+)
+
+// proveRules exercise every construct the prover models, in the shapes the
+// built-in rule overlay uses, and a few it must leave to CEL.
+var proveRules = []string{
+	`has(self.s)`,
+	`!has(self.s) || self.s != ''`,
+	`self.?s.orValue('') != ''`,
+	`self.?s.orValue('x').matches('^[a-z]+$')`,
+	`self.?s.orValue('').startsWith('a') || self.?s.orValue('').endsWith('z') || self.?s.orValue('').contains('-')`,
+	`size(self.?s.orValue('')) <= 3`,
+	`self.?s.orValue('').size() < 2`,
+	`!has(self.s) || self.s.split('/').exists(p, p == '..')`,
+	`self.s < 'm'`,
+	`self.?num.orValue(0) >= 0`,
+	`self.?num.orValue(0) != 0 && self.num <= 65535`,
+	`self.?num.orValue(1) + 1 > 1`,
+	`self.?d.orValue(0.0) > 0.5`,
+	`self.?d.orValue(0.0) == 1.0`,
+	`self.?d.orValue(1.0) >= self.?num.orValue(1)`,
+	`self.?b.orValue(false) || !has(self.num)`,
+	`has(self.b) ? self.b : true`,
+	`self.?l.orValue([]).all(x, x != '')`,
+	`self.?l.orValue([]).exists(x, x == 'a')`,
+	`self.?l.orValue([]).exists_one(x, x == 'a')`,
+	`size(self.?l.orValue([])) == 0 || self.l[0] != 'b'`,
+	`self.?l.orValue([]).filter(x, x.startsWith('a')).size() <= 1`,
+	`self.?l.orValue([]).map(x, size(x)).all(n, n < 3)`,
+	`'a' in self.?l.orValue([]) || !has(self.m)`,
+	`self.?m.orValue({}).all(k, self.m[k] != '')`,
+	`!('k' in self.?m.orValue({})) || self.m['k'] == 'v'`,
+	`self.?o.?px.orValue('') == '' || self.o.?py.orValue(0) > 0`,
+	`!has(self.o) || !has(self.o.px) || self.o.px in ['a', 'b', 'c']`,
+	`self.?ol.orValue([]).all(i, i.?name.orValue('') != '' && i.name != 'x')`,
+	`self.?ol.orValue([]).all(i, self.ol.filter(j, j.?name.orValue('') == i.?name.orValue('')).size() == 1)`,
+	`!has(self.io) || type(self.io) != int || (self.io >= 1 && self.io <= 65535)`,
+	`!has(self.io) || type(self.io) == string || self.io != 0`,
+	`[has(self.s), has(self.num), has(self.b)].filter(x, x).size() <= 1`,
+	`self.?s.orValue('') == self.?o.?px.orValue('')`,
+	`dyn(self.?num.orValue(0)) == dyn(self.?d.orValue(0.0)) || dyn(self.?io.orValue(0)) == 80`,
+	// left to CEL: the prover must say nothing wrong around them
+	`!has(self.q) || quantity(self.q).isGreaterThan(quantity('0'))`,
+	`self.?s.orValue('').lowerAscii() == self.?s.orValue('')`,
+	`self.s != ''`,
+	`self.l[3] != 'x'`,
+	`self.?num.orValue(0) + 9223372036854775800 > 0`,
+}
+
+const proveSchema = `type: object
+properties:
+  s: {type: string}
+  num: {type: integer}
+  d: {type: number}
+  b: {type: boolean}
+  q: {type: string}
+  l: {type: array, items: {type: string}}
+  m: {type: object, additionalProperties: {type: string}}
+  o: {type: object, properties: {px: {type: string}, py: {type: integer}}}
+  ol: {type: array, items: {type: object, properties: {name: {type: string}}}}
+  io: {x-kubernetes-int-or-string: true}
+`
+
+// randomProveObject draws an object whose fields are each absent or one of
+// a few values chosen to hit the rules' edges.
+func randomProveObject(r *rand.Rand) map[string]any {
+	strs := []any{"", "a", "b", "abc", "a-z", "x/../y", "zz", "k", "é", "m"}
+	ints := []any{int64(0), int64(1), int64(-1), int64(65535), int64(65536), int64(9)}
+	pick := func(vs []any) any { return vs[r.Intn(len(vs))] }
+	obj := map[string]any{}
+	maybe := func(k string, v func() any) {
+		if r.Intn(3) > 0 {
+			obj[k] = v()
+		}
+	}
+	maybe("s", func() any { return pick(strs) })
+	maybe("num", func() any { return pick(ints) })
+	maybe("d", func() any { return pick([]any{0.0, 0.5, 1.0, 2.5, int64(1), int64(0)}) })
+	maybe("b", func() any { return r.Intn(2) == 0 })
+	maybe("q", func() any { return pick([]any{"1", "0", "-1", "1Gi"}) })
+	maybe("l", func() any {
+		l := []any{}
+		for i := r.Intn(4); i > 0; i-- {
+			l = append(l, pick(strs))
+		}
+		return l
+	})
+	maybe("m", func() any {
+		m := map[string]any{}
+		for i := r.Intn(3); i > 0; i-- {
+			m[pick(strs).(string)] = pick(strs)
+		}
+		return m
+	})
+	maybe("o", func() any {
+		o := map[string]any{}
+		if r.Intn(2) == 0 {
+			o["px"] = pick(strs)
+		}
+		if r.Intn(2) == 0 {
+			o["py"] = pick(ints)
+		}
+		return o
+	})
+	maybe("ol", func() any {
+		l := []any{}
+		for i := r.Intn(3); i > 0; i-- {
+			it := map[string]any{}
+			if r.Intn(3) > 0 {
+				it["name"] = pick(strs)
+			}
+			l = append(l, it)
+		}
+		return l
+	})
+	maybe("io", func() any { return pick([]any{int64(0), int64(80), int64(70000), "http", ""}) })
+	return obj
+}
+
+// proveHarness holds the rules of proveRules compiled on proveSchema.
+type proveHarness struct {
+	v  *Validator
+	nr *nodeRules
+}
+
+func newProveHarness(t testing.TB) *proveHarness {
+	s := yamlSchema(t, proveSchema)
+	for _, rule := range proveRules {
+		s.XValidations = append(s.XValidations, schema.ValidationRule{Rule: rule})
+	}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	nr := v.root.compiledRules()
+	if nr.err != nil {
+		t.Fatal(nr.err)
+	}
+	for j := range nr.compiled {
+		if nr.compiled[j].err != nil {
+			t.Fatalf("%s: %v", proveRules[j], nr.compiled[j].err)
+		}
+	}
+	return &proveHarness{v: v, nr: nr}
+}
+
+// check compares the prover and the vacuity test of every rule with CEL
+// on obj; it returns how many evaluations the prover decided and how many
+// pass in CEL.
+func (h *proveHarness) check(t testing.TB, obj any) (proven, passing int) {
+	act, _ := h.v.root.activations(obj, nil, values.ToVal)
+	for j := range h.nr.compiled {
+		c := &h.nr.compiled[j]
+		want, _, err := c.program.Eval(act)
+		if err == nil && want == types.True {
+			passing++
+		}
+		if c.vacuity.skip(obj, func(empty map[string]any) bool {
+			a, _ := h.v.root.activations(empty, nil, values.ToVal)
+			r, _, err := c.program.Eval(a)
+			return err == nil && r == types.True
+		}) && (err != nil || want != types.True) {
+			t.Errorf("%s on %v: skipped as vacuous, CEL %v %v", proveRules[j], obj, want, err)
+		}
+		env := proveEnv{self: obj}
+		got, ok := c.prover(&env)
+		if !ok {
+			continue
+		}
+		proven++
+		if err != nil {
+			t.Errorf("%s on %v: prover %v, CEL error %v", proveRules[j], obj, got, err)
+			continue
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want.Value()) {
+			t.Errorf("%s on %v: prover %v, CEL %v", proveRules[j], obj, got, want)
+		}
+	}
+	return proven, passing
+}
+
+// TestProverAgreesWithCEL: wherever the prover gives a result, CEL's
+// program gives the same, without an error; the prover shows most passing
+// evaluations of the rules it models; and a rule skipped as vacuous
+// (vacuous.go) holds in CEL.
+func TestProverAgreesWithCEL(t *testing.T) {
+	h := newProveHarness(t)
+	r := rand.New(rand.NewSource(1))
+	proven, passing := 0, 0
+	for i := 0; i < 3000; i++ {
+		p, q := h.check(t, randomProveObject(r))
+		proven += p
+		passing += q
+	}
+	if proven < passing/2 {
+		t.Errorf("the prover decided %d evaluations, fewer than half of the %d passing ones", proven, passing)
+	}
+	t.Logf("%d evaluations decided by the prover; %d pass in CEL", proven, passing)
+}
+
+// FuzzProver: the prover and the vacuity test agree with CEL on any object
+// (JSON decoded as the apiserver decodes it, whole numbers as int64).
+func FuzzProver(f *testing.F) {
+	r := rand.New(rand.NewSource(2))
+	for i := 0; i < 20; i++ {
+		b, _ := json.Marshal(randomProveObject(r))
+		f.Add(b)
+	}
+	h := newProveHarness(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var obj any
+		if err := utiljson.Unmarshal(data, &obj); err != nil {
+			return
+		}
+		m, ok := obj.(map[string]any)
+		if !ok || !proveWellTyped(m) {
+			return
+		}
+		h.check(t, obj)
+	})
+}
+
+// proveWellTyped reports whether obj has proveSchema's types, as built-in
+// objects have after decoding (the prover's precondition).
+func proveWellTyped(obj map[string]any) bool {
+	isStr := func(v any) bool { _, ok := v.(string); return ok }
+	isInt := func(v any) bool { _, ok := v.(int64); return ok }
+	strList := func(v any) bool {
+		l, ok := v.([]any)
+		for _, x := range l {
+			ok = ok && isStr(x)
+		}
+		return ok
+	}
+	for k, v := range obj {
+		ok := false
+		switch k {
+		case "s", "q":
+			ok = isStr(v)
+		case "num":
+			ok = isInt(v)
+		case "d":
+			_, f := v.(float64)
+			ok = f || isInt(v)
+		case "b":
+			_, ok = v.(bool)
+		case "l":
+			ok = strList(v)
+		case "io":
+			ok = isStr(v) || isInt(v)
+		case "m":
+			m, isMap := v.(map[string]any)
+			ok = isMap
+			for _, x := range m {
+				ok = ok && isStr(x)
+			}
+		case "o":
+			m, isMap := v.(map[string]any)
+			ok = isMap
+			for pk, x := range m {
+				ok = ok && (pk == "px" && isStr(x) || pk == "py" && isInt(x))
+			}
+		case "ol":
+			l, isList := v.([]any)
+			ok = isList
+			for _, it := range l {
+				m, isMap := it.(map[string]any)
+				ok = ok && isMap
+				for pk, x := range m {
+					ok = ok && pk == "name" && isStr(x)
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
