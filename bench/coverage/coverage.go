@@ -2,8 +2,10 @@
 // validation kdv's rule overlay declares: it lists every error call site
 // (field.Invalid, field.Required, ...) of the validation functions reachable
 // from a kind's Validate* entry points and matches each to the overlay rules
-// that cite its function. The result is the coverage table of issue 12
-// (bench/COVERAGE.md), the measure of progress of the built-in rules.
+// that cite its function. The results are the coverage tables of issue 12
+// (bench/COVERAGE.md: Pods and workloads) and issue 13
+// (bench/COVERAGE-OTHER.md: every other served kind), the measure of
+// progress of the built-in rules.
 //
 // Matching is by data, not by hand: a site is declared when an overlay
 // entry whose source line names the site's function produces an error of
@@ -76,6 +78,9 @@ type Scope struct {
 	Packages []string
 	// Roots are "<package>.<Func>" entry points.
 	Roots []string
+	// Whole are packages (of Packages) every function of which is an
+	// entry point: packages whose kinds are all in scope.
+	Whole []string
 }
 
 // Analyze scans the packages of scope under root (the k8s.io/kubernetes
@@ -129,6 +134,14 @@ func Analyze(root string, scope Scope) ([]Site, error) {
 	// packages (by name in the same package, by import path across them)
 	seen := map[string]bool{}
 	queue := append([]string(nil), scope.Roots...)
+	for k, f := range funcs {
+		for _, w := range scope.Whole {
+			if f.pkg == w {
+				queue = append(queue, k)
+			}
+		}
+	}
+	sort.Strings(queue[len(scope.Roots):])
 	for len(queue) > 0 {
 		k := queue[0]
 		queue = queue[1:]
