@@ -44,6 +44,8 @@ type compilationResult struct {
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
 	vacuity *vacuity
+	// each is the wildcard fieldPath of an unmetered rule (each.go).
+	each *eachPath
 	// prover, for unmetered rules, shows most passing evaluations true
 	// without CEL (see prove.go).
 	prover prover
@@ -256,6 +258,12 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 
 // setFieldPath records the rule's fieldPath, normalised, and its steps.
 func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
+	if p, ok := parseEachPath(rule.FieldPath, s); ok && res.fast != nil && res.fast.unmetered && !res.usesOldSelf {
+		// a built-in rule with list wildcards (each.go)
+		res.each = &p
+		res.normalizedFieldPath, res.fieldPathSteps = p.prefix, p.prefixSteps
+		return
+	}
 	if rule.FieldPath != "" {
 		if p, _, steps, err := schema.ResolveFieldPathSteps(rule.FieldPath, s, true); err == nil {
 			res.normalizedFieldPath = p.String()

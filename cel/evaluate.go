@@ -344,6 +344,14 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			detail = ruleMessageOrDefault(rule)
 		}
 		if e.builtIn {
+			if compiled.each != nil {
+				if each := e.eachErrors(n, compiled, fldPath, obj, detail, rule.Reason); len(each) > 0 {
+					for _, fe := range each {
+						addErr(fe)
+					}
+					continue
+				}
+			}
 			addErr(handwrittenError(curPath, valueAt(obj, compiled.fieldPathSteps), detail, rule.Reason))
 			continue
 		}

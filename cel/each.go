@@ -1,0 +1,144 @@
+package cel
+
+import (
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/schema"
+)
+
+// Per-item errors of built-in rules. The hand-written validation reports a
+// check that relates list items to other fields at each offending item
+// (spec.containers[0].volumeMounts[1].name: Not found: "data"), but a CEL
+// rule sees its own node only, so a rule on the PodSpec that checks every
+// mount against the volumes can only fail as a whole. A built-in rule may
+// therefore name list wildcards in its fieldPath
+// (".containers[*].volumeMounts[*].name"): the rule is then read as a
+// conjunction over the elements of the starred lists, and when it fails it
+// is evaluated again on self restricted, for each combination of elements,
+// to that one element of each starred list; each restriction on which it
+// fails is reported at the concrete path, with the value found there. The
+// rule itself stays standard CEL; only the wildcard in fieldPath is kdv's.
+// When no restriction fails (the rule failed on something else), the error
+// is reported at the path before the first wildcard, as before.
+
+// eachPath is a fieldPath with list wildcards: property names and "*".
+type eachPath struct {
+	steps []string
+	// prefix is the path before the first wildcard, and its steps.
+	prefix      string
+	prefixSteps []string
+}
+
+// parseEachPath reads a fieldPath of dot-separated property names, each
+// optionally followed by [*], against s; ok is false when it has no
+// wildcard or does not fit the schema.
+func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
+	var p eachPath
+	if !strings.Contains(fp, "[*]") || !strings.HasPrefix(fp, ".") {
+		return p, false
+	}
+	var prefix *field.Path
+	wild := false
+	for _, seg := range strings.Split(fp[1:], ".") {
+		name, star := strings.CutSuffix(seg, "[*]")
+		if name == "" || strings.ContainsAny(name, "[]'") {
+			return p, false
+		}
+		if s == nil || s.Properties == nil {
+			return p, false
+		}
+		c, ok := s.Properties[name]
+		if !ok {
+			return p, false
+		}
+		s = &c
+		p.steps = append(p.steps, name)
+		if !wild {
+			prefix = prefix.Child(name)
+			p.prefixSteps = append(p.prefixSteps, name)
+		}
+		if star {
+			if s.Type != "array" || s.Items == nil {
+				return p, false
+			}
+			s = s.Items
+			p.steps = append(p.steps, "*")
+			wild = true
+		}
+	}
+	p.prefix = prefix.String()
+	return p, true
+}
+
+// eachBinding is one combination of starred elements: the concrete path,
+// self restricted to those elements, and the value at the path's end.
+type eachBinding struct {
+	path  *field.Path
+	self  any
+	value any
+}
+
+// bindings lists the combinations of elements of the starred lists of obj,
+// in order.
+func (p eachPath) bindings(obj any) []eachBinding {
+	var out []eachBinding
+	var walk func(cur any, i int, path *field.Path, rebuild func(any) any)
+	walk = func(cur any, i int, path *field.Path, rebuild func(any) any) {
+		if i == len(p.steps) {
+			out = append(out, eachBinding{path: path, self: rebuild(cur), value: cur})
+			return
+		}
+		if p.steps[i] == "*" {
+			l, _ := cur.([]any)
+			for j, el := range l {
+				walk(el, i+1, path.Index(j), func(x any) any { return rebuild([]any{x}) })
+			}
+			return
+		}
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return
+		}
+		name := p.steps[i]
+		child, set := m[name]
+		if !set && i+1 < len(p.steps) {
+			return
+		}
+		walk(child, i+1, path.Child(name), func(x any) any {
+			c := make(map[string]any, len(m))
+			for k, v := range m {
+				c[k] = v
+			}
+			if x != nil || set {
+				c[name] = x
+			}
+			return rebuild(c)
+		})
+	}
+	walk(obj, 0, nil, func(x any) any { return x })
+	return out
+}
+
+// eachErrors re-evaluates a failed rule with a wildcard fieldPath on each
+// restriction of obj (see above) and returns the errors at the items it
+// fails on; nil when it fails on none.
+func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *field.Path, obj any, detail string, reason *string) field.ErrorList {
+	var errs field.ErrorList
+	for _, b := range compiled.each.bindings(obj) {
+		act, _ := n.activations(b.self, nil, e.toVal)
+		v, _, err := compiled.fast.prog.Eval(act)
+		if err != nil || v != types.False {
+			continue
+		}
+		p := b.path
+		if fldPath != nil {
+			// as the rule's normalized fieldPath is appended
+			p = fldPath.Child(b.path.String())
+		}
+		errs = append(errs, handwrittenError(p, b.value, detail, reason))
+	}
+	return errs
+}

@@ -1,0 +1,88 @@
+package cel
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/schema"
+)
+
+// TestEachFieldPath: a built-in rule with list wildcards in its fieldPath
+// reports at each offending item, as the hand-written validation reports a
+// volumeMount naming no volume (expected lines from the reference,
+// bench/cmd/builtin-verdict on the same Pod spec, Kubernetes 1.37:
+// ValidateVolumeMounts' field.NotFound(idxPath.Child("name"), mnt.Name)).
+// When no item is to blame (here: a check across items, which holds on
+// every one-item restriction) the error stays at the path before the first
+// wildcard.
+func TestEachFieldPath(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  containers:
+		    type: array
+		    items:
+		      type: object
+		      properties:
+		        name: {type: string}
+		        volumeMounts:
+		          type: array
+		          items:
+		            type: object
+		            properties:
+		              name: {type: string}
+		              mountPath: {type: string}
+		  volumes:
+		    type: array
+		    items:
+		      type: object
+		      properties:
+		        name: {type: string}
+	`)
+	reason := "FieldValueNotFound"
+	s.XValidations = []schema.ValidationRule{{
+		Rule:      "self.?containers.orValue([]).all(c, c.?volumeMounts.orValue([]).all(m, self.?volumes.orValue([]).exists(v, v.?name.orValue('') == m.?name.orValue('')))) && self.?containers.orValue([]).all(c, self.containers.filter(d, d.?name.orValue('') == c.?name.orValue('')).size() == 1)",
+		Message:   "Not found",
+		Reason:    &reason,
+		FieldPath: ".containers[*].volumeMounts[*].name",
+	}}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct {
+		name, obj string
+		want      []string
+	}{
+		{"valid", `
+			containers: [{name: a, volumeMounts: [{name: ok, mountPath: /ok}]}]
+			volumes: [{name: ok}]`, nil},
+		{"per item", `
+			containers:
+			- {name: a, volumeMounts: [{name: data, mountPath: /data}, {name: ok, mountPath: /ok}]}
+			- {name: b, volumeMounts: [{name: other, mountPath: /o}]}
+			volumes: [{name: ok}]`, []string{
+			`spec.containers[0].volumeMounts[0].name: Not found: "data"`,
+			`spec.containers[1].volumeMounts[0].name: Not found: "other"`,
+		}},
+		{"no item to blame", `
+			containers: [{name: a}, {name: a}]
+			volumes: [{name: ok}]`, []string{
+			`spec.containers: Not found: [{"name":"a"},{"name":"a"}]`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), yamlObj(t, c.obj), nil, RuntimeCELCostBudget)
+			var lines []string
+			for _, e := range got {
+				lines = append(lines, e.Error())
+			}
+			if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
