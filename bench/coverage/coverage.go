@@ -370,6 +370,11 @@ func Rules(overlays []*idl.Overlay) []Rule {
 		}
 		for _, e := range o.Entries() {
 			t := e.Tag
+			// a rule on the items of a list (validation:items:, eachVal)
+			// declares what its payload declares
+			for t.Name == "eachVal" && t.Payload != nil {
+				t = t.Payload
+			}
 			r := Rule{Funcs: citedFuncs(t.Source), Field: e.Field, Pos: fmt.Sprintf("%s:%d", filepath.Base(o.Name), t.Pos.Line)}
 			kw := t.Name
 			switch t.Name {

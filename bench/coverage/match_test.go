@@ -20,12 +20,14 @@ Container.ports +uniqueKey=name
 source k8s.io/kubernetes pkg/apis/apps/validation/validation.go ValidateControllerRevisionCreate
 ControllerRevision +validationError="required",message="data is mandatory"
 ControllerRevision.revision +validationError="minimum",message="not declared: no minimum here"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateInitContainers
+PodSpec.initContainers +kubebuilder:validation:items:XValidation:rule="true",message="may not be set",reason="FieldValueForbidden",fieldPath=".lifecycle"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 4 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 5 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -38,9 +40,11 @@ ControllerRevision.revision +validationError="minimum",message="not declared: no
 		{Func: "validateProbe", Type: "Invalid", Field: "port"},
 		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data is mandatory"},
 		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data must be a valid JSON object"},
+		// a rule on the items of a list declares its payload's site
+		{Func: "validateInitContainers", Type: "Forbidden", Field: "lifecycle", Detail: "may not be set"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", ""}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
