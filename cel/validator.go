@@ -104,16 +104,22 @@ func (n *node) compile() *nodeRules {
 		return noRules
 	}
 	b := n.builder
-	b.compiles.Add(1)
-	compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered)
-	r := &nodeRules{compiled: compiled, err: err}
-	for _, c := range compiled {
-		if c.usesOldSelf {
-			r.usesOldSelf = true
-			break
+	compile := func() *nodeRules {
+		b.compiles.Add(1)
+		compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered)
+		r := &nodeRules{compiled: compiled, err: err}
+		for _, c := range compiled {
+			if c.usesOldSelf {
+				r.usesOldSelf = true
+				break
+			}
 		}
+		return r
 	}
-	return r
+	if b.unmetered {
+		return sharedCompile(b.env, b.perCallLimit, n.isResourceRoot, n.compileSchema, n.declType, compile)
+	}
+	return compile()
 }
 
 // NewValidator compiles every x-kubernetes-validations rule of s (root,
