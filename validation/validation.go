@@ -260,10 +260,27 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 // the labels error that rest.ValidateUpdate's common checks, the kind's
 // ObjectMeta update checks and its create-time checks each report is
 // reported once.
+//
+// It also drops an Invalid error without a value (printed null) when
+// another error of the same field and detail carries one. That pair is a
+// validation-gen check (+k8s:immutable reports field.Invalid(fldPath, nil,
+// ...)) and the hand-written check the rule overlay declares with the
+// value: k8s.io/api wraps some such tags in +k8s:alpha (StatefulSet's
+// immutable fields in 1.37), which does not make them authoritative, so
+// under default gates the apiserver reports the hand-written error only.
 func withoutRepeats(errs field.ErrorList) field.ErrorList {
+	valued := map[string]bool{}
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeInvalid && e.BadValue != nil {
+			valued[e.Field+"\x00"+e.Detail] = true
+		}
+	}
 	seen := make(map[string]bool, len(errs))
 	out := errs[:0]
 	for _, e := range errs {
+		if e.Type == field.ErrorTypeInvalid && e.BadValue == nil && valued[e.Field+"\x00"+e.Detail] {
+			continue
+		}
 		if m := e.Error(); !seen[m] {
 			seen[m] = true
 			out = append(out, e)
