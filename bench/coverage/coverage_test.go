@@ -9,8 +9,9 @@ import (
 	"kdv.dev/builtin/overlay"
 )
 
-// scope is issue 12's: Pods and workloads (core Pod, PodTemplate,
-// ReplicationController and what a PodSpec reaches; apps; batch).
+// scope is issue 12's (Pods and workloads: core Pod, PodTemplate,
+// ReplicationController and what a PodSpec reaches; apps; batch) and the
+// issue 13 kinds declared so far.
 var scope = Scope{
 	Packages: []string{"pkg/apis/core/validation", "pkg/apis/apps/validation", "pkg/apis/batch/validation"},
 	Roots: []string{
@@ -24,6 +25,11 @@ var scope = Scope{
 		"pkg/apis/apps/validation.ValidateControllerRevisionCreate", "pkg/apis/apps/validation.ValidateControllerRevisionUpdate",
 		"pkg/apis/batch/validation.ValidateJob", "pkg/apis/batch/validation.ValidateJobUpdate",
 		"pkg/apis/batch/validation.ValidateCronJobCreate", "pkg/apis/batch/validation.ValidateCronJobUpdate",
+		// issue 13: Service, Endpoints, PersistentVolumeClaim, PersistentVolume.
+		"pkg/apis/core/validation.ValidateServiceCreate", "pkg/apis/core/validation.ValidateServiceUpdate",
+		"pkg/apis/core/validation.ValidateEndpointsCreate", "pkg/apis/core/validation.ValidateEndpointsUpdate",
+		"pkg/apis/core/validation.ValidatePersistentVolumeClaim", "pkg/apis/core/validation.ValidatePersistentVolumeClaimUpdate",
+		"pkg/apis/core/validation.ValidatePersistentVolume", "pkg/apis/core/validation.ValidatePersistentVolumeUpdate",
 	},
 }
 
