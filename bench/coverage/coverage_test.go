@@ -77,7 +77,7 @@ var otherScope = Scope{
 		"pkg/apis/scheduling/validation", "pkg/apis/storage/validation",
 	},
 	Roots: []string{
-		"pkg/apis/core/validation.ValidateService", "pkg/apis/core/validation.ValidateServiceUpdate",
+		"pkg/apis/core/validation.ValidateServiceCreate", "pkg/apis/core/validation.ValidateServiceUpdate",
 		"pkg/apis/core/validation.ValidateEndpointsCreate", "pkg/apis/core/validation.ValidateEndpointsUpdate",
 		"pkg/apis/core/validation.ValidateConfigMap", "pkg/apis/core/validation.ValidateConfigMapUpdate",
 		"pkg/apis/core/validation.ValidateSecret", "pkg/apis/core/validation.ValidateSecretUpdate",
