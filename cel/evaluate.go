@@ -202,6 +202,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, budgetExhausted)}, -1
 	}
 	var act, optAct interpreter.Activation
+	var penv *proveEnv
 	for i := range nr.compiled {
 		compiled := &nr.compiled[i]
 		rule := n.rules[i]
@@ -220,8 +221,11 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			continue
 		}
 		if e.builtIn && compiled.prover != nil {
-			env := proveEnv{self: obj}
-			if v, ok := compiled.prover(&env); ok && v == true {
+			if penv == nil {
+				penv = newProveEnv(obj)
+			}
+			penv.vars = penv.buf[:0]
+			if v, ok := compiled.prover(penv); ok && v == true {
 				continue
 			}
 		}

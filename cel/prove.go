@@ -36,10 +36,19 @@ import (
 // it: CRD rules are charged their cost even when they pass.
 type prover func(env *proveEnv) (any, bool)
 
-// proveEnv holds self and the comprehension variables in scope.
+// proveEnv holds self and the comprehension variables in scope; buf backs
+// vars for the usual nesting depth, so that evaluating allocates nothing.
 type proveEnv struct {
 	self any
 	vars []proveVar
+	buf  [8]proveVar
+}
+
+// newProveEnv returns an environment for evaluating a prover on self.
+func newProveEnv(self any) *proveEnv {
+	env := &proveEnv{self: self}
+	env.vars = env.buf[:0]
+	return env
 }
 
 type proveVar struct {
@@ -239,52 +248,64 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 		if !ok {
 			return nil, false
 		}
-		var items []any
-		switch t := r.(type) {
-		case []any:
-			items = t
-		case map[string]any:
-			// all and exists do not depend on the order of keys; map and
-			// filter over a map's keys would, so they are left to CEL
-			for k := range t {
-				items = append(items, k)
-			}
-		default:
-			return nil, false
-		}
 		accu, ok := init(env)
 		if !ok {
 			return nil, false
 		}
-		if _, isMap := r.(map[string]any); isMap {
+		n := len(env.vars)
+		env.vars = append(env.vars, proveVar{name: accuVar, val: accu}, proveVar{name: iterVar})
+		// one iteration; false to stop (done) or give up (!ok)
+		iter := func(it any) (more, ok bool) {
+			env.vars[n].val = accu
+			env.vars[n+1].val = it
+			c, ok := cond(env)
+			if !ok {
+				return false, false
+			}
+			if b, isBool := c.(bool); !isBool {
+				return false, false
+			} else if !b {
+				return false, true
+			}
+			if accu, ok = step(env); !ok {
+				return false, false
+			}
+			return true, true
+		}
+		ok = true
+		switch t := r.(type) {
+		case []any:
+			for _, it := range t {
+				var more bool
+				if more, ok = iter(it); !more {
+					break
+				}
+			}
+		case map[string]any:
 			// all and exists (a bool accumulator) do not depend on the
 			// order of a map's keys; map and filter would
 			if _, isBool := accu.(bool); !isBool {
-				return nil, false
-			}
-		}
-		n := len(env.vars)
-		env.vars = append(env.vars, proveVar{name: accuVar, val: accu}, proveVar{name: iterVar})
-		defer func() { env.vars = env.vars[:n] }()
-		for _, it := range items {
-			env.vars[n].val = accu
-			env.vars[n+1].val = it
-			more, ok := cond(env)
-			if !ok {
-				return nil, false
-			}
-			if b, isBool := more.(bool); !isBool {
-				return nil, false
-			} else if !b {
+				ok = false
 				break
 			}
-			if accu, ok = step(env); !ok {
-				return nil, false
+			for k := range t {
+				var more bool
+				if more, ok = iter(k); !more {
+					break
+				}
 			}
+		default:
+			ok = false
+		}
+		if !ok {
+			env.vars = env.vars[:n]
+			return nil, false
 		}
 		env.vars = env.vars[:n+1]
 		env.vars[n].val = accu
-		return result(env)
+		v, ok := result(env)
+		env.vars = env.vars[:n]
+		return v, ok
 	}
 }
 

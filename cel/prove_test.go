@@ -175,8 +175,8 @@ func (h *proveHarness) check(t testing.TB, obj any) (proven, passing int) {
 		}) && (err != nil || want != types.True) {
 			t.Errorf("%s on %v: skipped as vacuous, CEL %v %v", proveRules[j], obj, want, err)
 		}
-		env := proveEnv{self: obj}
-		got, ok := c.prover(&env)
+		env := newProveEnv(obj)
+		got, ok := c.prover(env)
 		if !ok {
 			continue
 		}
