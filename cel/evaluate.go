@@ -310,8 +310,13 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		if len(compiled.normalizedFieldPath) > 0 {
 			curPath = curPath.Child(compiled.normalizedFieldPath)
 		}
+		// A built-in rule with a reason declares hand-written validation,
+		// which the apiserver runs on every update whatever the old
+		// object held: it does not ratchet (validation-gen's
+		// declarative rules, without a reason, do).
+		handwritten := e.builtIn && rule.Reason != nil
 		addErr := func(fe *field.Error) {
-			if e.ratcheting && !compiled.usesOldSelf && r.shouldRatchetError() {
+			if e.ratcheting && !handwritten && !compiled.usesOldSelf && r.shouldRatchetError() {
 				e.warnings = append(e.warnings, fe.Error())
 			} else {
 				errs = append(errs, fe)

@@ -233,3 +233,25 @@ func TestBuiltInRepeatsReportedOnce(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The hand-written validation of built-in kinds does not ratchet: an
+// unchanged Deployment whose selector does not match its template labels is
+// refused on update too (reference: bench/cmd/builtin-verdict -old,
+// Kubernetes 1.37). The overlay rule declaring it has a reason, so kdv
+// reports it as an error, not as a ratcheted warning.
+func TestBuiltInHandwrittenRulesDoNotRatchet(t *testing.T) {
+	dep := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: b}}\n    spec:\n      containers: [{name: c, image: nginx}]\n")
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	res := Run(context.Background(), manifest.Parse("new.yaml", dep, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", dep, manifest.Options{})})
+	var got []string
+	for _, e := range res.Documents[0].Errors {
+		got = append(got, e.Error())
+	}
+	want := "spec.template.metadata.labels: Invalid value: {\"app\":\"b\"}: `selector` does not match template `labels`"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}
