@@ -400,6 +400,9 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				r.Type = reasonType(argOr(t, "reason", ""))
 				r.Message = argOr(t, "message", "")
 				if fp := argOr(t, "fieldPath", ""); fp != "" {
+					// a wildcard path (".clusterIPs[*]") reports at the item,
+					// whose field is the list's
+					fp = strings.TrimSuffix(fp, "[*]")
 					r.Field = fp[strings.LastIndexAny(fp, ".'")+1:]
 				}
 			case "uniqueKey":

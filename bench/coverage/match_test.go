@@ -22,12 +22,14 @@ ControllerRevision +validationError="required",message="data is mandatory"
 ControllerRevision.revision +validationError="minimum",message="not declared: no minimum here"
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateInitContainers
 PodSpec.initContainers +kubebuilder:validation:items:XValidation:rule="true",message="may not be set",reason="FieldValueForbidden",fieldPath=".lifecycle"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateServiceClusterIPsRelatedFields
+ServiceSpec +validationRule="true",message="must be a valid IP address",reason="FieldValueInvalid",fieldPath=".clusterIPs[*]"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 5 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 6 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -42,9 +44,11 @@ PodSpec.initContainers +kubebuilder:validation:items:XValidation:rule="true",mes
 		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data must be a valid JSON object"},
 		// a rule on the items of a list declares its payload's site
 		{Func: "validateInitContainers", Type: "Forbidden", Field: "lifecycle", Detail: "may not be set"},
+		// a wildcard fieldPath reports at the list's items
+		{Func: "ValidateServiceClusterIPsRelatedFields", Type: "Invalid", Field: "clusterIPs", Detail: "must be a valid IP address"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
