@@ -175,11 +175,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		}
 	}
 	if unmetered {
-		prog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
-		if err != nil {
-			res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
-			return
-		}
+		prog := newLazyProgram(env, ast)
 		res.program = prog
 		res.fast = &fastPlan{unmetered: true, ok: true, prog: prog}
 		res.vacuity = newVacuity(ast)
@@ -190,11 +186,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 				res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed"}
 				return
 			}
-			mprog, err := env.Program(ast, celgo.InterruptCheckFrequency(celconfig.CheckFrequency), withoutCostTracking())
-			if err != nil {
-				res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
-				return
-			}
+			mprog := newLazyProgram(env, ast)
 			res.messageExpression = mprog
 			res.fast.msgOK, res.fast.msgProg = true, mprog
 		}

@@ -107,6 +107,11 @@ func (n *node) compile() *nodeRules {
 	compile := func() *nodeRules {
 		b.compiles.Add(1)
 		compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered)
+		if !b.lazy {
+			// validators that compile everything up front (schema checks,
+			// tests) plan every program now, so planning errors show
+			planLazyPrograms(compiled)
+		}
 		r := &nodeRules{compiled: compiled, err: err}
 		for _, c := range compiled {
 			if c.usesOldSelf {
