@@ -1,7 +1,12 @@
 package bench
 
 import (
+	"context"
 	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -23,9 +28,12 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/node/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/resolver"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
@@ -40,6 +48,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/certificates/certificates"
+	"k8s.io/kubernetes/pkg/registry/certificates/clustertrustbundle"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
@@ -70,6 +79,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/csinode"
@@ -171,9 +184,32 @@ var builtinKinds = map[schema.GroupKind]builtinKind{
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     {resource: "mutatingwebhookconfigurations", versions: v1, strategy: mutatingwebhookconfiguration.Strategy},
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        {resource: "validatingadmissionpolicies", versions: v1, strategy: validatingadmissionpolicy.NewStrategy(nil, noResolver)},
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: {resource: "validatingadmissionpolicybindings", versions: v1, strategy: validatingadmissionpolicybinding.NewStrategy(nil, nil, noResolver)},
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"}:          {resource: "mutatingadmissionpolicies", versions: v1, strategy: mutatingadmissionpolicy.NewStrategy(nil, noResolver)},
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}:   {resource: "mutatingadmissionpolicybindings", versions: v1, strategy: mutatingadmissionpolicybinding.NewStrategy(nil, nil, noResolver)},
+
+	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}: {resource: "clustertrustbundles", versions: v1, strategy: clustertrustbundle.Strategy},
+
+	{Group: "resource.k8s.io", Kind: "DeviceClass"}:           {resource: "deviceclasses", versions: v1, strategy: deviceclass.Strategy},
+	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:         {resource: "resourceclaims", versions: v1, strategy: resourceclaim.NewStrategy(unlabelledNamespaces{}, nil)},
+	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}: {resource: "resourceclaimtemplates", versions: v1, strategy: resourceclaimtemplate.NewStrategy(unlabelledNamespaces{})},
+	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:         {resource: "resourceslices", versions: v1, strategy: resourceslice.Strategy},
 }
 
 var v1 = []string{"v1"}
+
+// unlabelledNamespaces stands in for the namespace client the
+// ResourceClaim and ResourceClaimTemplate strategies ask when a request
+// sets adminAccess: every namespace exists without labels, as "default"
+// does in a fresh cluster, so admin access is forbidden. Only Get is
+// implemented.
+type unlabelledNamespaces struct {
+	corev1client.NamespaceInterface
+}
+
+// Get returns a namespace of that name without labels.
+func (unlabelledNamespaces) Get(_ context.Context, name string, _ metav1.GetOptions) (*corev1.Namespace, error) {
+	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, nil
+}
 
 // BuiltinKinds lists the group/version/kinds the reference covers.
 func BuiltinKinds() []schema.GroupVersionKind {

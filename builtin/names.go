@@ -54,10 +54,13 @@ import (
 // The generic path segment check runs in the apiserver only when the kind's
 // own validation found no error; kdv applies it always.
 //
-// Not expressible as a name function, so not checked: the ClusterTrustBundle
-// rule, which depends on spec.signerName (names "<signer with / as :>:..."
-// when a signer is set; kdv applies NameIsDNSSubdomain, right only without
-// one), Job's indexed-pod hostname rule (depends on spec.completions),
+// ClusterTrustBundle's rule depends on spec.signerName (names "<signer with
+// / as :>:<DNS subdomain>" when a signer is set, a DNS subdomain without
+// ":" otherwise): the name function checks what does not depend on it (the
+// part after the last ":" is a DNS subdomain), and the overlay's rule on
+// ClusterTrustBundle the prefix.
+//
+// Not expressible as a name function, so not checked: Job's indexed-pod hostname rule (depends on spec.completions),
 // PriorityClass's reserved "system-" prefix (depends on spec.value).
 //
 // DNS subdomain (verified): Pod, PodTemplate, ReplicationController, Node, LimitRange,
@@ -143,6 +146,11 @@ var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 	// call your certificate requests.").
 	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}: pathSegmentName,
 
+	// pkg/apis/core/validation/names.go: ValidateClusterTrustBundleName,
+	// which depends on spec.signerName; the name-only part is here, the
+	// prefix rule is a CEL rule of the overlay (certificates_v1.tags).
+	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}: clusterTrustBundleName,
+
 	// pkg/apis/networking/validation/validation.go: ValidateIPAddressName.
 	{Group: "networking.k8s.io", Kind: "IPAddress"}: ipAddressName,
 
@@ -162,6 +170,19 @@ var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 }
 
 // rbacName is ValidateRBACName: a path segment, prefix or not.
+// clusterTrustBundleName is the part of ValidateClusterTrustBundleName
+// (pkg/apis/core/validation/names.go) that does not depend on
+// spec.signerName: with a signer the name is "<signer with / as :>:" and a
+// DNS subdomain, which holds no ":", so the part after the last ":" is that
+// subdomain; without one the name holds no ":" and is a DNS subdomain
+// itself. A name with ":" but no signer is the overlay rule's error.
+func clusterTrustBundleName(name string, prefix bool) []string {
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		name = name[i+1:]
+	}
+	return metavalidation.NameIsDNSSubdomain(name, prefix)
+}
+
 func rbacName(name string, _ bool) []string {
 	return content.IsPathSegmentName(name)
 }

@@ -83,10 +83,22 @@ spec:
   - name: set
     counters: {Bad_Key: {value: "1"}}
 `, want: []string{`spec.sharedCounters[0].counters: Invalid value: Bad_Key: a lowercase RFC 1123 label must consist of`}},
+		{name: "overlay +optional over k8s.io/api's +required", obj: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: dra.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  allNodes: true
+  sharedCounters:
+  - name: set
+    counters: {bandwidth: {}}
+`, want: nil},
 		{name: "mode discriminator (+k8s:modeDiscriminator, +k8s:ifMode)", obj: `
 apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: PriorityLevelConfiguration
-metadata: {name: p}
+metadata: {name: exempt}
 spec:
   type: Exempt
   limited: {nominalConcurrencyShares: 1, limitResponse: {type: Reject}}

@@ -250,7 +250,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 
 // setFieldPath records the rule's fieldPath, normalised, and its steps.
 func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
-	if p, ok := parseEachPath(rule.FieldPath, s); ok && res.fast != nil && res.fast.unmetered && !res.usesOldSelf {
+	if p, ok := parseEachPath(rule.FieldPath, s); ok && res.fast != nil && res.fast.unmetered {
 		// a built-in rule with list wildcards (each.go)
 		res.each = &p
 		res.normalizedFieldPath, res.fieldPathSteps = p.prefix, p.prefixSteps

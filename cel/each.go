@@ -22,7 +22,8 @@ import (
 // fails is reported at the concrete path, with the value found there. The
 // rule itself stays standard CEL; only the wildcard in fieldPath is kdv's.
 // When no restriction fails (the rule failed on something else), the error
-// is reported at the path before the first wildcard, as before.
+// is reported at the path before the first wildcard, as before. A rule
+// using oldSelf sees the whole old object in each restriction.
 
 // eachPath is a fieldPath with list wildcards: property names and "*".
 type eachPath struct {
@@ -124,11 +125,17 @@ func (p eachPath) bindings(obj any) []eachBinding {
 
 // eachErrors re-evaluates a failed rule with a wildcard fieldPath on each
 // restriction of obj (see above) and returns the errors at the items it
-// fails on; nil when it fails on none.
-func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *field.Path, obj any, detail string, reason *string) field.ErrorList {
+// fails on; nil when it fails on none. A rule using oldSelf sees the whole
+// old object (only self is restricted), as optional when the rule has
+// optionalOldSelf: a rule like "(oldSelf.hasValue() && <old allows it>) ||
+// <check of each item>" fails on the same items as without oldSelf.
+func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *field.Path, obj, oldObj any, optionalOldSelf bool, detail string, reason *string) field.ErrorList {
 	var errs field.ErrorList
 	for _, b := range compiled.each.bindings(obj) {
-		act, _ := n.activations(b.self, nil, e.toVal)
+		act, optAct := n.activations(b.self, oldObj, e.toVal)
+		if optionalOldSelf {
+			act = optAct
+		}
 		v, _, err := compiled.fast.prog.Eval(act)
 		if err != nil || v != types.False {
 			continue

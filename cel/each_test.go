@@ -86,3 +86,60 @@ func TestEachFieldPath(t *testing.T) {
 		})
 	}
 }
+
+// TestEachFieldPathOldSelf: a rule with optionalOldSelf may name list
+// wildcards too. Only self is restricted to one item; oldSelf stays the
+// whole old object, so a rule that the old object relaxes ("unless the old
+// configuration already had a webhook with side effects", as
+// ValidateValidatingWebhookConfigurationUpdate's requireNoSideEffects)
+// reports at the offending items on create and holds on such an update.
+func TestEachFieldPathOldSelf(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  webhooks:
+		    type: array
+		    items:
+		      type: object
+		      properties:
+		        name: {type: string}
+		        sideEffects: {type: string}
+	`)
+	reason := "FieldValueNotSupported"
+	optional := true
+	s.XValidations = []schema.ValidationRule{{
+		Rule:            "(oldSelf.hasValue() && !oldSelf.value().?webhooks.orValue([]).all(w, w.?sideEffects.orValue('') == 'None')) || self.?webhooks.orValue([]).all(w, w.?sideEffects.orValue('None') == 'None')",
+		Message:         `supported values: "None"`,
+		Reason:          &reason,
+		FieldPath:       ".webhooks[*].sideEffects",
+		OptionalOldSelf: &optional,
+	}}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	obj := `webhooks: [{name: a, sideEffects: None}, {name: b, sideEffects: Some}]`
+	for _, c := range []struct {
+		name, old string
+		want      []string
+	}{
+		{"create", "", []string{`spec.webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None"`}},
+		{"update from no side effects", `webhooks: [{name: a, sideEffects: None}]`, []string{`spec.webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None"`}},
+		{"update from side effects", `webhooks: [{name: a, sideEffects: Some}]`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var old any
+			if c.old != "" {
+				old = yamlObj(t, c.old)
+			}
+			got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), yamlObj(t, obj), old, RuntimeCELCostBudget)
+			var lines []string
+			for _, e := range got {
+				lines = append(lines, e.Error())
+			}
+			if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}

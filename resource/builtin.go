@@ -46,9 +46,17 @@ func UseBuiltin(reg *Registry, minor int) error {
 		kgvk := kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 		defs := func(steps []string) string { return builtin.DefinitionAt(minor, kgvk, steps) }
 		goType := func(steps []string) (string, []string, bool) { return builtin.GoType(minor, kgvk, steps) }
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, Source: source}, true, nil
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, KeptOnUpdate: keptOnUpdate[gvk.GroupKind()], Source: source}, true, nil
 	})
 	return nil
+}
+
+// keptOnUpdate lists the built-in kinds whose strategy's PrepareForUpdate
+// copies more than status from the old object (Schema.KeptOnUpdate):
+// k8s.io/kubernetes pkg/registry/certificates/certificates strategy.go
+// sets a CertificateSigningRequest's spec (and status) to the old ones.
+var keptOnUpdate = map[schema.GroupKind][]string{
+	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}: {"spec"},
 }
 
 // builtinMinor resolves 0 to the newest embedded version and fails for a

@@ -216,6 +216,41 @@ func TestStatusSubresource(t *testing.T) {
 	}
 }
 
+// A CertificateSigningRequest's strategy keeps the old spec on update
+// (PrepareForUpdate), so an update with an invalid spec is accepted, as the
+// apiserver accepts it; the same spec is rejected on create.
+func TestKeptOnUpdate(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	v, err := reg.Validator(schema.GroupVersionKind{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csr := func(usage string) map[string]any {
+		return map[string]any{
+			"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+			"metadata": map[string]any{"name": "c"},
+			"spec": map[string]any{
+				"request":    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIdk1JR1dBZ0VBTURReEd6QVpCZ05WQkFNTUVuTjVjM1JsYlRwdWIyUmxPbTV2WkdVdE1URVZNQk1HQTFVRQpDZ3dNYzNsemRHVnRPbTV2WkdWek1Ga3dFd1lIS29aSXpqMENBUVlJS29aSXpqMERBUWNEUWdBRVR6b3ZYMmxMCmx0N20rc1dNaEJkK2ZLaitXM3FiVG41L2lOSkhTNjJwUEpxcllvS1F4MHJXa1JRQTFiS2xqeHJzMGJuNGtZc0QKR0xyUUJPNkRBQkNzb0tBQU1Bb0dDQ3FHU000OUJBTUNBMGdBTUVVQ0lRQ2k2QlRLcVVKM3pHZCtrNkN0eWJQQgozM01laDBVdUhQd1c3M2NaVHdKZWlBSWdSZzhYV1g5SjFXYTJQV1ltRHlmZm5JdUNzNlJoZDlLTkFzUlVPY2RjCi9HZz0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==",
+				"signerName": "example.com/signer",
+				"usages":     []any{usage},
+			},
+		}
+	}
+	if out := v.Validate(context.Background(), csr("not a usage"), nil); !out.Invalid() {
+		t.Errorf("create with a bad usage accepted")
+	}
+	out := v.Validate(context.Background(), csr("not a usage"), csr("client auth"))
+	if out.Invalid() {
+		t.Errorf("update: %v", out.Errors)
+	}
+	if u := out.Object["spec"].(map[string]any)["usages"].([]any)[0]; u != "client auth" {
+		t.Errorf("update validated usage %v, want the old spec's", u)
+	}
+}
+
 // A malformed namespace is a decode error, as in the apiserver, not
 // replaced by the default namespace.
 func TestMalformedNamespace(t *testing.T) {

@@ -31,6 +31,11 @@ type Schema struct {
 	// StatusSubresource says the kind has a /status subresource: creates
 	// and updates of the main resource cannot set status.
 	StatusSubresource bool
+	// KeptOnUpdate names top-level fields besides status that the kind's
+	// strategy copies from the old object on update (PrepareForUpdate), so
+	// an update's own values of them are never validated, e.g. a
+	// CertificateSigningRequest's spec.
+	KeptOnUpdate []string
 	// Scale is a CRD version's scale subresource, nil without one.
 	Scale *validation.Scale
 	// BuiltIn marks the embedded schema of a built-in kind (see
@@ -203,6 +208,11 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 	if v.schema.StatusSubresource {
 		prepareStatus(obj, old)
 	}
+	if old != nil {
+		for _, f := range v.schema.KeptOnUpdate {
+			keepOld(obj, old, f)
+		}
+	}
 	var dropped []string
 	if len(v.gated) > 0 {
 		if old != nil {
@@ -240,10 +250,15 @@ func prepareStatus(obj, old map[string]any) {
 		delete(obj, "status")
 		return
 	}
-	if st, ok := old["status"]; ok {
-		obj["status"] = st
+	keepOld(obj, old, "status")
+}
+
+// keepOld gives obj the old object's field f, or none when old has none.
+func keepOld(obj, old map[string]any, f string) {
+	if v, ok := old[f]; ok {
+		obj[f] = v
 	} else {
-		delete(obj, "status")
+		delete(obj, f)
 	}
 }
 

@@ -336,7 +336,7 @@ func (g *gen) doc(doc string, comments []string) string {
 // controller-gen's +kubebuilder:validation:Optional/Required map to the
 // same tags.
 func (g *gen) required(f *idl.Field, s shape) bool {
-	opt, req := false, false
+	opt, req, overlayOpt := false, false, false
 	for _, t := range f.Tags {
 		leaf := t
 		for leaf.Payload != nil && (leaf.Name == "alpha" || leaf.Name == "beta" || leaf.Name == "ifEnabled") {
@@ -345,9 +345,18 @@ func (g *gen) required(f *idl.Field, s shape) bool {
 		switch {
 		case leaf.Name == "optional" && leaf == t:
 			opt = true
+			// A rule overlay's +optional (a tag with a Source) says the
+			// apiserver accepts the field's absence, whatever the
+			// package's own comments say: k8s.io/api's plain +required
+			// is documentation that no validation enforces on some
+			// fields (resource/v1 Counter.value).
+			overlayOpt = overlayOpt || t.Source != ""
 		case leaf.Name == "required":
 			req = true
 		}
+	}
+	if overlayOpt {
+		return false
 	}
 	if req {
 		return true
