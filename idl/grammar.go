@@ -307,7 +307,9 @@ func SplitList(v string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s != "" {
+		// an empty part is dropped (a trailing ";"), a quoted empty
+		// string ("") is a value
+		if q := strings.TrimSpace(p); s != "" || strings.HasPrefix(q, `"`) || strings.HasPrefix(q, "`") {
 			out = append(out, s)
 		}
 	}

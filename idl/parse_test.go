@@ -106,6 +106,8 @@ func TestParseTagKubebuilder(t *testing.T) {
 		{"+kubebuilder:validation:Pattern=`^([a-z0-9])$`", `pattern=^([a-z0-9])$`},
 		{`+kubebuilder:validation:Enum=Always;Never;IfNotPresent`, `enum("Always", "Never", "IfNotPresent")`},
 		{`+kubebuilder:validation:Enum={"a","b"}`, `enum("a", "b")`},
+		{`+kubebuilder:validation:Enum={"","a"}`, `enum("", "a")`},
+		{`+kubebuilder:validation:Enum=a;;b;`, `enum("a", "b")`},
 		{`+kubebuilder:validation:Format=date-time`, `format=date-time`},
 		{`+kubebuilder:validation:Type=string`, `type=string`},
 		{`+kubebuilder:validation:Required`, `required`},
