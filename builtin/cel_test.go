@@ -27,6 +27,11 @@ func TestRulesCompile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// as kdv validates: lazily compiled, every rule compiled here
+			v, _ := cel.NewValidator(s, true, cel.Options{KubernetesMinor: minor, BuiltIn: true, SkipCheck: true})
+			for _, e := range v.CompileErrors() {
+				t.Errorf("1.%d %s: %v", minor, k.GroupVersionKind, e)
+			}
 			_, errs := cel.NewValidator(s, true, cel.Options{KubernetesMinor: minor, BuiltIn: true})
 			for _, e := range errs {
 				msg := e.Error()

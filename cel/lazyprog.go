@@ -2,11 +2,13 @@ package cel
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -76,4 +78,47 @@ func planLazyPrograms(compiled []compilationResult) {
 			}
 		}
 	}
+}
+
+// CompileErrors compiles every rule of the validator now (and plans its
+// program) and returns the rules that do not compile, as the error each
+// would report when evaluated: "rule compile error: ..." at the schema
+// path of its node. Validators compile rules on first use, so a rule that
+// does not compile shows only on objects that reach it; tests of built-in
+// schemas call this to find such rules up front. Nil when all compile.
+func (v *Validator) CompileErrors() field.ErrorList {
+	if v == nil || v.root == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	var walk func(n *node, p *field.Path)
+	walk = func(n *node, p *field.Path) {
+		if n == nil {
+			return
+		}
+		nr := n.compiledRules()
+		if nr.err != nil {
+			errs = append(errs, field.Invalid(p, n.rules, fmt.Sprintf("rule compiler initialization error: %v", nr.err)))
+		}
+		planLazyPrograms(nr.compiled)
+		for i := range nr.compiled {
+			c := &nr.compiled[i]
+			if c.err != nil {
+				errs = append(errs, field.Invalid(p, n.rules[i].Rule, fmt.Sprintf("rule compile error: %v", c.err)))
+			}
+			if c.messageExpressionErr != nil {
+				errs = append(errs, field.Invalid(p, n.rules[i].MessageExpression, fmt.Sprintf("messageExpression compile error: %v", c.messageExpressionErr)))
+			}
+		}
+		walk(n.items, p.Index(0))
+		walk(n.additionalProperties, p.Key("*"))
+		for _, k := range n.propertyNames {
+			walk(n.properties[k], p.Child(k))
+		}
+		for _, a := range n.allOf {
+			walk(a, p)
+		}
+	}
+	walk(v.root, nil)
+	return errs
 }
