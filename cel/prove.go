@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
+	"k8s.io/apiserver/pkg/cel/library"
 )
 
 // A prover evaluates a built-in rule directly on the unstructured object,
@@ -60,6 +61,12 @@ type proveVar struct {
 type proveOptional struct {
 	val any
 	ok  bool
+}
+
+// proveFormat is a format of the k8s format library (format.dns1123Label()),
+// with the function its validate calls (library.ConstantFormats).
+type proveFormat struct {
+	validate func(string) []string
 }
 
 // proveType is a CEL type value (type(x), int, string, ...).
@@ -588,6 +595,30 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				return nil, false
 			}
 			return re.MatchString(s), true
+		}
+	case strings.HasPrefix(fn, "format.") && target == nil && len(args) == 0:
+		// format.dns1123Label(), ...: the k8s format library's constants
+		if f, ok := library.ConstantFormats[strings.TrimPrefix(fn, "format.")]; ok {
+			return func(*proveEnv) (any, bool) { return proveFormat{f.ValidateFunc}, true }
+		}
+	case fn == "validate" && target != nil && len(args) == 1:
+		// <format>.validate(s): none when valid, else the messages
+		return func(env *proveEnv) (any, bool) {
+			f, ok := target(env)
+			pf, isFormat := f.(proveFormat)
+			s, sok := proveString(args[0], env)
+			if !ok || !isFormat || !sok {
+				return nil, false
+			}
+			msgs := pf.validate(s)
+			if len(msgs) == 0 {
+				return proveOptional{}, true
+			}
+			l := make([]any, len(msgs))
+			for i, m := range msgs {
+				l[i] = m
+			}
+			return proveOptional{val: l, ok: true}, true
 		}
 	}
 	// a function the prover does not model: this subexpression is unknown,

@@ -52,6 +52,9 @@ var proveRules = []string{
 	`[has(self.s), has(self.num), has(self.b)].filter(x, x).size() <= 1`,
 	`self.?s.orValue('') == self.?o.?px.orValue('')`,
 	`dyn(self.?num.orValue(0)) == dyn(self.?d.orValue(0.0)) || dyn(self.?io.orValue(0)) == 80`,
+	`!format.dns1123Label().validate(self.?s.orValue('a')).hasValue()`,
+	`self.?m.orValue({}).all(k, format.qualifiedName().validate(k).orValue([]).size() < 2 && !format.labelValue().validate(self.m[k]).hasValue())`,
+	`format.dns1035Label().validate(self.?o.?px.orValue('x')).orValue(['a', 'b']).size() == 2`,
 	// left to CEL: the prover must say nothing wrong around them
 	`!has(self.q) || quantity(self.q).isGreaterThan(quantity('0'))`,
 	`self.?s.orValue('').lowerAscii() == self.?s.orValue('')`,
