@@ -216,15 +216,7 @@ func TestServiceNameByRelease(t *testing.T) {
 func TestBuiltInRepeatsReportedOnce(t *testing.T) {
 	old := []byte("apiVersion: v1\nkind: Service\nmetadata: {name: svc}\nspec:\n  ports: [{port: 80}]\n")
 	upd := []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n  labels: {\"bad key!\": x}\n  annotations: {/bad: x}\nspec:\n  ports: [{port: 80}]\n")
-	reg := NewRegistry(Options{})
-	if err := UseBuiltin(reg, 0); err != nil {
-		t.Fatal(err)
-	}
-	res := Run(context.Background(), manifest.Parse("new.yaml", upd, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", old, manifest.Options{})})
-	var got []string
-	for _, e := range res.Documents[0].Errors {
-		got = append(got, e.Error())
-	}
+	got := builtinErrors(t, upd, old)
 	want := []string{
 		`metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
 		`metadata.annotations: Invalid value: "/bad": prefix part must be non-empty`,
@@ -241,15 +233,7 @@ func TestBuiltInRepeatsReportedOnce(t *testing.T) {
 // reports it as an error, not as a ratcheted warning.
 func TestBuiltInHandwrittenRulesDoNotRatchet(t *testing.T) {
 	dep := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: b}}\n    spec:\n      containers: [{name: c, image: nginx}]\n")
-	reg := NewRegistry(Options{})
-	if err := UseBuiltin(reg, 0); err != nil {
-		t.Fatal(err)
-	}
-	res := Run(context.Background(), manifest.Parse("new.yaml", dep, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", dep, manifest.Options{})})
-	var got []string
-	for _, e := range res.Documents[0].Errors {
-		got = append(got, e.Error())
-	}
+	got := builtinErrors(t, dep, dep)
 	want := "spec.template.metadata.labels: Invalid value: {\"app\":\"b\"}: `selector` does not match template `labels`"
 	if strings.Join(got, "\n") != want {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
