@@ -121,8 +121,8 @@ func get(minor int) (*version, error) {
 			v.err = err
 			return
 		}
-		var d rawData
-		if err := json.Unmarshal(j, &d); err != nil {
+		d, err := splitData(j)
+		if err != nil {
 			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
 			return
 		}
