@@ -407,6 +407,13 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				}
 			case "uniqueKey":
 				r.Type, r.Field = "Duplicate", t.Value
+			case "listType":
+				// a set reports each repeated item as Duplicate at
+				// list[i], as the hand-written "seen" loops do
+				if t.Value != "set" {
+					continue
+				}
+				r.Type = "Duplicate"
 			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
 				"minItems", "maxItems", "pattern", "format", "enum", "multipleOf":
 				r.Type = "Invalid"
