@@ -407,6 +407,14 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				}
 			case "uniqueKey":
 				r.Type, r.Field = "Duplicate", t.Value
+			case "listType":
+				// a set reports a repeated item as Duplicate at list[i]
+				// (what the hand-written "seen" loops over scalars report);
+				// maps and atomic lists check nothing
+				if t.Value != "set" {
+					continue
+				}
+				r.Type = "Duplicate"
 			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
 				"minItems", "maxItems", "pattern", "format", "enum", "multipleOf":
 				r.Type = "Invalid"

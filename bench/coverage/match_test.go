@@ -24,12 +24,15 @@ source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateInitCont
 PodSpec.initContainers +kubebuilder:validation:items:XValidation:rule="true",message="may not be set",reason="FieldValueForbidden",fieldPath=".lifecycle"
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateServiceClusterIPsRelatedFields
 ServiceSpec +validationRule="true",message="must be a valid IP address",reason="FieldValueInvalid",fieldPath=".clusterIPs[*]"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateTopologySelectorLabelRequirement
+TopologySelectorLabelRequirement.values +k8s:listType=set
+TopologySelectorLabelRequirement.other +k8s:listType=map
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 6 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 7 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -46,9 +49,12 @@ ServiceSpec +validationRule="true",message="must be a valid IP address",reason="
 		{Func: "validateInitContainers", Type: "Forbidden", Field: "lifecycle", Detail: "may not be set"},
 		// a wildcard fieldPath reports at the list's items
 		{Func: "ValidateServiceClusterIPsRelatedFields", Type: "Invalid", Field: "clusterIPs", Detail: "must be a valid IP address"},
+		// a set reports repeated items as Duplicate; a map declares nothing
+		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "values"},
+		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "other"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", ""}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
