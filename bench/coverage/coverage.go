@@ -403,6 +403,11 @@ func Rules(overlays []*idl.Overlay) []Rule {
 					// a wildcard path (".clusterIPs[*]") reports at the item,
 					// whose field is the list's
 					fp = strings.TrimSuffix(fp, "[*]")
+					// a map key (".annotations['a.b/c']") reports at the
+					// map, whose field is the site's last Child
+					if i := strings.Index(fp, "['"); i >= 0 && strings.HasSuffix(fp, "']") {
+						fp = fp[:i]
+					}
 					r.Field = fp[strings.LastIndexAny(fp, ".'")+1:]
 				}
 			case "uniqueKey":

@@ -27,12 +27,14 @@ ServiceSpec +validationRule="true",message="must be a valid IP address",reason="
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateTopologySelectorLabelRequirement
 TopologySelectorLabelRequirement.values +k8s:listType=set
 TopologySelectorLabelRequirement.other +k8s:listType=map
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateService
+Service +validationRule="true",message="must match",reason="FieldValueInvalid",fieldPath=".metadata.annotations['a.b/c']"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 7 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 8 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -52,9 +54,11 @@ TopologySelectorLabelRequirement.other +k8s:listType=map
 		// a set reports repeated items as Duplicate; a map declares nothing
 		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "values"},
 		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "other"},
+		// a map key's path reports at the map
+		{Func: "validateService", Type: "Invalid", Field: "annotations", Detail: "must match"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", ""}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
