@@ -403,13 +403,19 @@ func Rules(overlays []*idl.Overlay) []Rule {
 					// a wildcard path (".clusterIPs[*]") reports at the item,
 					// whose field is the list's
 					fp = strings.TrimSuffix(fp, "[*]")
+					// a map key (".annotations['a.b/c']") reports at the
+					// map, whose field is the site's last Child
+					if i := strings.Index(fp, "['"); i >= 0 && strings.HasSuffix(fp, "']") {
+						fp = fp[:i]
+					}
 					r.Field = fp[strings.LastIndexAny(fp, ".'")+1:]
 				}
 			case "uniqueKey":
 				r.Type, r.Field = "Duplicate", t.Value
 			case "listType":
-				// a set reports each repeated item as Duplicate at
-				// list[i], as the hand-written "seen" loops do
+				// a set reports a repeated item as Duplicate at list[i]
+				// (what the hand-written "seen" loops over scalars report);
+				// maps and atomic lists check nothing
 				if t.Value != "set" {
 					continue
 				}

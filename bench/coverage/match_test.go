@@ -24,15 +24,17 @@ source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateInitCont
 PodSpec.initContainers +kubebuilder:validation:items:XValidation:rule="true",message="may not be set",reason="FieldValueForbidden",fieldPath=".lifecycle"
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateServiceClusterIPsRelatedFields
 ServiceSpec +validationRule="true",message="must be a valid IP address",reason="FieldValueInvalid",fieldPath=".clusterIPs[*]"
-source k8s.io/kubernetes pkg/apis/certificates/validation/validation.go validateCertificateSigningRequest
-CertificateSigningRequestSpec.usages +k8s:listType=set
-CertificateSigningRequestSpec.extra +k8s:listType=atomic
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateTopologySelectorLabelRequirement
+TopologySelectorLabelRequirement.values +k8s:listType=set
+TopologySelectorLabelRequirement.other +k8s:listType=map
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateService
+Service +validationRule="true",message="must match",reason="FieldValueInvalid",fieldPath=".metadata.annotations['a.b/c']"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 7 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 8 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -49,12 +51,14 @@ CertificateSigningRequestSpec.extra +k8s:listType=atomic
 		{Func: "validateInitContainers", Type: "Forbidden", Field: "lifecycle", Detail: "may not be set"},
 		// a wildcard fieldPath reports at the list's items
 		{Func: "ValidateServiceClusterIPsRelatedFields", Type: "Invalid", Field: "clusterIPs", Detail: "must be a valid IP address"},
-		// a set declares the hand-written duplicate check; atomic does not
-		{Func: "validateCertificateSigningRequest", Type: "Duplicate", Field: "usages"},
-		{Func: "validateCertificateSigningRequest", Type: "Duplicate", Field: "extra"},
+		// a set reports repeated items as Duplicate; a map declares nothing
+		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "values"},
+		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "other"},
+		// a map key's path reports at the map
+		{Func: "validateService", Type: "Invalid", Field: "annotations", Detail: "must match"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", ""}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
