@@ -11,7 +11,7 @@ import (
 func allCheckers(tb testing.TB) []*Checker {
 	var out []*Checker
 	crd, dv := ForVersion(DefaultKubeMinor), New(Options{Declarative: true})
-	for _, f := range []Family{OpenAPI, KubernetesCRD, ValidationGen, KEPAlias} {
+	for _, f := range []Family{OpenAPI, KubernetesCRD, ValidationGen, KEPAlias, HandWritten} {
 		r := dv
 		if f == OpenAPI || f == KubernetesCRD {
 			r = crd
@@ -31,7 +31,8 @@ func allCheckers(tb testing.TB) []*Checker {
 // Errors always agree.
 func FuzzCheckers(f *testing.F) {
 	for _, s := range []string{"", "a", "a.b", "A-", "a/b", "/", "x/y/z", "kubernetes.io/x", "requests.a/b", "2014-12-15T19:30:20Z",
-		"1 day", "rgb(1,2,3)", "::1", "1.2.3.4/8", "01:02:03:04:05:06", "\xff", "%", ".."} {
+		"1 day", "rgb(1,2,3)", "::1", "1.2.3.4/8", "01:02:03:04:05:06", "\xff", "%", "..",
+		"*/5 * * * *", "Europe/Paris", "1-3,5", "object.spec.x > 1", "example.com/signer", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"} {
 		f.Add(uint8(0), s)
 	}
 	checkers := allCheckers(f)
