@@ -1,11 +1,7 @@
 package builtin
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"fmt"
-	"io"
 	"reflect"
 	"testing"
 
@@ -18,18 +14,7 @@ import (
 // kind of every embedded version.
 func TestPropsFromDefinitionClosure(t *testing.T) {
 	for _, minor := range Versions() {
-		b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		j := dataJSON(t, minor)
 		var all datafile.Data
 		if err := json.Unmarshal(j, &all); err != nil {
 			t.Fatal(err)

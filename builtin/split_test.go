@@ -16,18 +16,7 @@ import (
 // byte, the same goFields), and refuses text that is not such an object.
 func TestSplitData(t *testing.T) {
 	for _, minor := range Versions() {
-		b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		j := dataJSON(t, minor)
 		var want rawData
 		if err := json.Unmarshal(j, &want); err != nil {
 			t.Fatal(err)
@@ -55,9 +44,7 @@ func TestSplitData(t *testing.T) {
 }
 
 func BenchmarkSplitData(b *testing.B) {
-	raw, _ := dataFS.ReadFile("data/v1.37.json.gz")
-	zr, _ := gzip.NewReader(bytes.NewReader(raw))
-	j, _ := io.ReadAll(zr)
+	j := dataJSON(b, 37)
 	b.Run("split", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := splitData(j); err != nil {
@@ -94,4 +81,22 @@ func FuzzSplitData(f *testing.F) {
 			}
 		}
 	})
+}
+
+// dataJSON is the uncompressed text of the embedded data file of 1.<minor>.
+func dataJSON(tb testing.TB, minor int) []byte {
+	tb.Helper()
+	b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	j, err := io.ReadAll(zr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return j
 }
