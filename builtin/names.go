@@ -60,7 +60,8 @@ import (
 // part after the last ":" is a DNS subdomain), and the overlay's rule on
 // ClusterTrustBundle the prefix.
 //
-// Not expressible as a name function, so not checked: Job's indexed-pod hostname rule (depends on spec.completions),
+// Not expressible as a name function, so not checked: Job's indexed-pod
+// hostname rule (depends on spec.completions),
 // PriorityClass's reserved "system-" prefix (depends on spec.value).
 //
 // DNS subdomain (verified): Pod, PodTemplate, ReplicationController, Node, LimitRange,
@@ -148,7 +149,7 @@ var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 
 	// pkg/apis/core/validation/names.go: ValidateClusterTrustBundleName,
 	// which depends on spec.signerName; the name-only part is here, the
-	// prefix rule is a CEL rule of the overlay (certificates_v1.tags).
+	// prefix rule is a CEL rule of the overlay (certificates_v1_rules.tags).
 	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}: clusterTrustBundleName,
 
 	// pkg/apis/networking/validation/validation.go: ValidateIPAddressName.
@@ -169,7 +170,6 @@ var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 	{Group: "internal.apiserver.k8s.io", Kind: "StorageVersion"}: storageVersionName,
 }
 
-// rbacName is ValidateRBACName: a path segment, prefix or not.
 // clusterTrustBundleName is the part of ValidateClusterTrustBundleName
 // (pkg/apis/core/validation/names.go) that does not depend on
 // spec.signerName: with a signer the name is "<signer with / as :>:" and a
@@ -183,6 +183,7 @@ func clusterTrustBundleName(name string, prefix bool) []string {
 	return metavalidation.NameIsDNSSubdomain(name, prefix)
 }
 
+// rbacName is ValidateRBACName: a path segment, prefix or not.
 func rbacName(name string, _ bool) []string {
 	return content.IsPathSegmentName(name)
 }

@@ -4,7 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -53,12 +54,7 @@ func fingerprint(s *schema.Structural, decl *apiservercel.DeclType) [sha256.Size
 	h := sha256.New()
 	writeShape(h, s)
 	if decl != nil {
-		names := make([]string, 0, len(decl.Fields))
-		for k := range decl.Fields {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
+		for _, k := range slices.Sorted(maps.Keys(decl.Fields)) {
 			h.Write([]byte(k))
 			h.Write([]byte{0})
 		}
@@ -136,13 +132,8 @@ func writeShape(h hash.Hash, s *schema.Structural) {
 	} else {
 		str("<none>")
 	}
-	names := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		names = append(names, k)
-	}
-	sort.Strings(names)
 	str("properties")
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		str(k)
 		p := s.Properties[k]
 		writeShape(h, &p)

@@ -1,0 +1,207 @@
+package cel
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	celast "github.com/google/cel-go/common/ast"
+)
+
+// The prover's comprehensions (all, exists, exists_one, map, filter) and
+// its CEL value semantics: equality, ordering and regular expressions on
+// the values it models (see prove.go).
+
+func (c *proveCompiler) comprehension(e celast.Expr) prover {
+	x := e.AsComprehension()
+	if x.HasIterVar2() {
+		return unknown
+	}
+	iterVar, accuVar := x.IterVar(), x.AccuVar()
+	rng, init := c.expr(x.IterRange()), c.expr(x.AccuInit())
+	cond, step, result := c.expr(x.LoopCondition()), c.expr(x.LoopStep()), c.expr(x.Result())
+	return func(env *proveEnv) (any, bool) {
+		r, ok := rng(env)
+		if !ok {
+			return nil, false
+		}
+		accu, ok := init(env)
+		if !ok {
+			return nil, false
+		}
+		n := len(env.vars)
+		env.vars = append(env.vars, proveVar{name: accuVar, val: accu}, proveVar{name: iterVar})
+		// one iteration; false to stop (done) or give up (!ok)
+		iter := func(it any) (more, ok bool) {
+			env.vars[n].val = accu
+			env.vars[n+1].val = it
+			c, ok := cond(env)
+			if !ok {
+				return false, false
+			}
+			if b, isBool := c.(bool); !isBool {
+				return false, false
+			} else if !b {
+				return false, true
+			}
+			if accu, ok = step(env); !ok {
+				return false, false
+			}
+			return true, true
+		}
+		ok = true
+		switch t := r.(type) {
+		case []any:
+			for _, it := range t {
+				var more bool
+				if more, ok = iter(it); !more {
+					break
+				}
+			}
+		case map[string]any:
+			// all and exists (a bool accumulator) do not depend on the
+			// order of a map's keys; map and filter would
+			if _, isBool := accu.(bool); !isBool {
+				ok = false
+				break
+			}
+			for k := range t {
+				var more bool
+				if more, ok = iter(k); !more {
+					break
+				}
+			}
+		default:
+			ok = false
+		}
+		if !ok {
+			env.vars = env.vars[:n]
+			return nil, false
+		}
+		env.vars = env.vars[:n+1]
+		env.vars[n].val = accu
+		v, ok := result(env)
+		env.vars = env.vars[:n]
+		return v, ok
+	}
+}
+
+func proveBool(p prover, env *proveEnv) (bool, bool) {
+	v, ok := p(env)
+	b, isBool := v.(bool)
+	return b, ok && isBool
+}
+
+func proveString(p prover, env *proveEnv) (string, bool) {
+	v, ok := p(env)
+	s, isStr := v.(string)
+	return s, ok && isStr
+}
+
+// proveEqual is CEL's equality on the values the prover models: scalars,
+// with numbers compared across int and double as CEL's heterogeneous
+// equality does, and values of different types unequal. Lists, maps and
+// optionals are not modelled (set and map lists compare specially).
+func proveEqual(a, b any) (bool, bool) {
+	switch x := a.(type) {
+	case nil:
+		switch b.(type) {
+		case nil:
+			return true, true
+		case []any, map[string]any, proveOptional:
+			return false, false
+		}
+		return false, true
+	case bool, string, proveType:
+		switch b.(type) {
+		case []any, map[string]any, proveOptional:
+			return false, false
+		}
+		return a == b, true
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y, true
+		case float64:
+			return float64(x) == y && y == y, true
+		case []any, map[string]any, proveOptional:
+			return false, false
+		}
+		return false, true
+	case float64:
+		switch y := b.(type) {
+		case int64:
+			return x == float64(y), true
+		case float64:
+			return x == y, true
+		case []any, map[string]any, proveOptional:
+			return false, false
+		}
+		return false, true
+	}
+	return false, false
+}
+
+// proveCompare orders two ints, two doubles, an int and a double, or two
+// strings, as CEL does; NaN and other types are not modelled.
+func proveCompare(a, b any) (int, bool) {
+	switch x := a.(type) {
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return cmpOrdered(x, y), true
+		case float64:
+			if y != y {
+				return 0, false
+			}
+			return cmpOrdered(float64(x), y), true
+		}
+	case float64:
+		if x != x {
+			return 0, false
+		}
+		switch y := b.(type) {
+		case int64:
+			return cmpOrdered(x, float64(y)), true
+		case float64:
+			if y != y {
+				return 0, false
+			}
+			return cmpOrdered(x, y), true
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y), true
+		}
+	}
+	return 0, false
+}
+
+func cmpOrdered[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+var proveRegexps sync.Map // pattern → *regexp.Regexp or nil
+
+// proveRegexp compiles a pattern as CEL's matches does (RE2, which Go's
+// regexp implements); false for a pattern that does not compile, which
+// CEL reports as an error.
+func proveRegexp(pat string) (*regexp.Regexp, bool) {
+	if v, ok := proveRegexps.Load(pat); ok {
+		re, _ := v.(*regexp.Regexp)
+		return re, re != nil
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		proveRegexps.Store(pat, (*regexp.Regexp)(nil))
+		return nil, false
+	}
+	proveRegexps.Store(pat, re)
+	return re, true
+}
