@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"crypto/sha256"
 	"strings"
 	"sync"
 
@@ -70,7 +71,8 @@ const selfTypeName = "selfType0"
 
 // compileRules compiles s.XValidations against declType, mirroring the
 // apiserver's cel.Compile. perCallLimit is the runtime per-call cost limit.
-func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind, unmetered bool) ([]compilationResult, error) {
+// fp is s's fingerprint (share.go) when the caller has it, else nil.
+func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind, unmetered bool, fp *[sha256.Size]byte) ([]compilationResult, error) {
 	if len(s.XValidations) == 0 {
 		return nil, nil
 	}
@@ -84,6 +86,8 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 	envs := &ruleEnvs{base: base, scopedType: scopedType}
 	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
 	maxCard := maxCardinality(declType.MinSerializedSize)
+	store := openStore(base, kind, s, declType, fp)
+	defer store.save()
 	results := make([]compilationResult, len(s.XValidations))
 	for i, rule := range s.XValidations {
 		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
@@ -91,7 +95,7 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, envSet, kind, estimator, declType, maxCard, perCallLimit, unmetered)
+		results[i] = compileRule(s, rule, envSet, kind, estimator, declType, maxCard, perCallLimit, unmetered, store)
 	}
 	return results, nil
 }
@@ -149,12 +153,15 @@ func envOf(set *environment.EnvSet, kind envKind) *celgo.Env {
 
 // compileRule compiles one rule; unmetered (built-in rules, Options.BuiltIn)
 // builds only the untracked program, which is all such rules need.
-func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64, unmetered bool) (res compilationResult) {
+//
+// store, when not nil, is the node's compile cache (astcache.go).
+func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64, unmetered bool, store *astStore) (res compilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
 	env := envOf(envSet, kind)
-	ast, issues := env.Compile(rule.Rule)
+	optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+	ast, issues := store.compile(env, entryKey("rule", optional, rule.Rule), rule.Rule)
 	if issues != nil {
 		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + issues.String()}
 		return
@@ -163,12 +170,11 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "cel expression must evaluate to a bool"}
 		return
 	}
-	checked, err := celgo.AstToCheckedExpr(ast)
-	if err != nil {
-		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "unexpected compilation error: " + err.Error()}
+	if !ast.IsChecked() {
+		res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "unexpected compilation error: cannot convert unchecked ast"}
 		return
 	}
-	for _, ref := range checked.ReferenceMap {
+	for _, ref := range ast.NativeRep().ReferenceMap() {
 		if ref.Name == OldScopedVarName {
 			res.usesOldSelf = true
 			break
@@ -181,7 +187,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 		res.vacuity = newVacuity(ast)
 		res.prover = newProver(ast)
 		if rule.MessageExpression != "" {
-			ast, issues := env.Compile(rule.MessageExpression)
+			ast, issues := store.compile(env, entryKey("message", optional, rule.MessageExpression), rule.MessageExpression)
 			if issues != nil || ast.OutputType() != celgo.StringType {
 				res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed"}
 				return
@@ -213,7 +219,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 	res.fast = &fastPlan{env: env, ast: ast, maxCost: est.Max, root: declType, perCallLimit: perCallLimit}
 	if rule.MessageExpression != "" {
 		menv := envOf(envSet, kind)
-		ast, issues := menv.Compile(rule.MessageExpression)
+		ast, issues := store.compile(menv, entryKey("message", optional, rule.MessageExpression), rule.MessageExpression)
 		if issues != nil {
 			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
 			return
@@ -330,6 +336,9 @@ func baseEnvSet(v *version.Version) *environment.EnvSet {
 		return e.(*environment.EnvSet)
 	}
 	e := environment.MustBaseEnvSet(v)
-	baseEnvs.Store(key, e)
+	if prev, loaded := baseEnvs.LoadOrStore(key, e); loaded {
+		return prev.(*environment.EnvSet)
+	}
+	envVersions.Store(e, key)
 	return e
 }

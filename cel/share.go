@@ -35,12 +35,14 @@ var sharedRules sync.Map // shareKey → *nodeRules
 
 // sharedCompile returns the compiled rules of a node with schema s,
 // compiling them with compile the first time an equal schema is seen.
-func sharedCompile(env *environment.EnvSet, limit uint64, root bool, s *schema.Structural, decl *apiservercel.DeclType, compile func() *nodeRules) *nodeRules {
+// compile gets the schema's fingerprint, which the compile cache
+// (astcache.go) keys on too.
+func sharedCompile(env *environment.EnvSet, limit uint64, root bool, s *schema.Structural, decl *apiservercel.DeclType, compile func(fp *[sha256.Size]byte) *nodeRules) *nodeRules {
 	k := shareKey{env: env, limit: limit, root: root, fp: fingerprint(s, decl)}
 	if r, ok := sharedRules.Load(k); ok {
 		return r.(*nodeRules)
 	}
-	r, _ := sharedRules.LoadOrStore(k, compile())
+	r, _ := sharedRules.LoadOrStore(k, compile(&k.fp))
 	return r.(*nodeRules)
 }
 

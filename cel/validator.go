@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"sort"
@@ -104,9 +105,9 @@ func (n *node) compile() *nodeRules {
 		return noRules
 	}
 	b := n.builder
-	compile := func() *nodeRules {
+	compile := func(fp *[sha256.Size]byte) *nodeRules {
 		b.compiles.Add(1)
-		compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered)
+		compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered, fp)
 		if !b.lazy {
 			// validators that compile everything up front (schema checks,
 			// tests) plan every program now, so planning errors show
@@ -124,7 +125,7 @@ func (n *node) compile() *nodeRules {
 	if b.unmetered {
 		return sharedCompile(b.env, b.perCallLimit, n.isResourceRoot, n.compileSchema, n.declType, compile)
 	}
-	return compile()
+	return compile(nil)
 }
 
 // NewValidator compiles every x-kubernetes-validations rule of s (root,

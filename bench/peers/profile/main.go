@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"kdv.dev/cel"
 	"kdv.dev/manifest"
 	"kdv.dev/report"
 	"kdv.dev/resource"
@@ -43,6 +44,12 @@ func main() {
 	count := flag.Int("count", 1, "times to run the whole pipeline (more samples)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
+	if dir := os.Getenv("KDV_CACHE_DIR"); dir != "" && dir != "off" {
+		// as cmd/kdv's compile cache (set KDV_CACHE_DIR to use one)
+		if err := cel.SetCompileCacheDir(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
 	if flag.NArg() == 0 {
 		flag.Usage()
 		os.Exit(2)
