@@ -155,6 +155,8 @@ type evaluation struct {
 	observe func(plan *fastPlan, actual uint64, message bool)
 	// builtIn renders errors in the hand-written form (Options.BuiltIn).
 	builtIn bool
+	// penv is the provers' environment, reused from node to node.
+	penv proveEnv
 }
 
 // abandon stops a fast evaluation.
@@ -202,7 +204,6 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, budgetExhausted)}, -1
 	}
 	var act, optAct interpreter.Activation
-	var penv *proveEnv
 	for i := range nr.compiled {
 		compiled := &nr.compiled[i]
 		rule := n.rules[i]
@@ -213,6 +214,12 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		if compiled.program == nil {
 			continue // empty rule
 		}
+		optionalOldSelf := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+		if compiled.usesOldSelf && oldObj == nil && (!optionalOldSelf || !e.ratcheting) {
+			// transition rules need a correlated old value, unless
+			// optionalOldSelf (which needs CRDValidationRatcheting)
+			continue
+		}
 		if e.builtIn && compiled.vacuity.skip(obj, func(empty map[string]any) bool {
 			a, _ := n.activations(empty, nil, e.toVal)
 			v, _, err := compiled.fast.prog.Eval(a)
@@ -221,22 +228,14 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			continue
 		}
 		if e.builtIn && compiled.prover != nil {
-			if penv == nil {
-				penv = newProveEnv(obj)
-			}
-			penv.vars = penv.buf[:0]
-			if v, ok := compiled.prover(penv); ok && v == true {
+			e.penv.self = obj
+			e.penv.vars = e.penv.buf[:0]
+			if v, ok := compiled.prover(&e.penv); ok && v == true {
 				continue
 			}
 		}
 		if act == nil {
 			act, optAct = n.activations(obj, oldObj, e.toVal)
-		}
-		optionalOldSelf := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-		if compiled.usesOldSelf && oldObj == nil && (!optionalOldSelf || !e.ratcheting) {
-			// transition rules need a correlated old value, unless
-			// optionalOldSelf (which needs CRDValidationRatcheting)
-			continue
 		}
 		ruleAct := act
 		if optionalOldSelf {

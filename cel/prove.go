@@ -61,6 +61,9 @@ type proveOptional struct {
 	ok  bool
 }
 
+// proveNone is the empty optional, boxed once.
+var proveNone any = proveOptional{}
+
 // proveFormat is a format of the k8s format library (format.dns1123Label()),
 // with the function its validate calls (library.ConstantFormats).
 type proveFormat struct {
@@ -157,6 +160,11 @@ func (c *proveCompiler) expr(e celast.Expr) prover {
 		elems := make([]prover, len(l.Elements()))
 		for i, x := range l.Elements() {
 			elems[i] = c.expr(x)
+		}
+		if lit, ok := literalList(l.Elements()); ok {
+			// a list of literals ('a' in ['a', 'b']) is built once: the
+			// prover's values are never modified
+			return func(*proveEnv) (any, bool) { return lit, true }
 		}
 		return func(env *proveEnv) (any, bool) {
 			out := make([]any, len(elems))
@@ -393,7 +401,7 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			if opt, isOpt := o.(proveOptional); isOpt {
 				// optional chaining: none stays none
 				if !opt.ok {
-					return opt, true
+					return proveNone, true
 				}
 				o = opt.val
 			}
@@ -410,7 +418,10 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			if set && v == nil {
 				return nil, false
 			}
-			return proveOptional{val: v, ok: set}, true
+			if !set {
+				return proveNone, true
+			}
+			return proveOptional{val: v, ok: true}, true
 		}
 	case fn == operators.Index && len(args) == 2:
 		return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
@@ -437,6 +448,18 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			return nil, false
 		})
 	case fn == "orValue" && target != nil && len(args) == 1:
+		if chain := c.optionalChain(call.Target()); chain != nil {
+			return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
+				v, set, ok := chain(env)
+				if !ok {
+					return nil, false
+				}
+				if set {
+					return v, true
+				}
+				return args[0](env)
+			})
+		}
 		return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
 			o, ok := target(env)
 			opt, isOpt := o.(proveOptional)
@@ -449,6 +472,12 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			return args[0](env)
 		})
 	case fn == "hasValue" && target != nil && len(args) == 0:
+		if chain := c.optionalChain(call.Target()); chain != nil {
+			return func(env *proveEnv) (any, bool) {
+				_, set, ok := chain(env)
+				return set, ok
+			}
+		}
 		return func(env *proveEnv) (any, bool) {
 			o, ok := target(env)
 			opt, isOpt := o.(proveOptional)
@@ -536,7 +565,7 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			}
 			msgs := pf.validate(s)
 			if len(msgs) == 0 {
-				return proveOptional{}, true
+				return proveNone, true
 			}
 			l := make([]any, len(msgs))
 			for i, m := range msgs {

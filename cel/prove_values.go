@@ -2,10 +2,13 @@ package cel
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/operators"
+	"github.com/google/cel-go/common/types"
 )
 
 // The prover's comprehensions (all, exists, exists_one, map, filter) and
@@ -84,6 +87,80 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 		env.vars = env.vars[:n]
 		return v, ok
 	}
+}
+
+// optionalChain compiles e when it is a chain of optional field reads
+// (x.?a.?b, x[?'a'] with a constant key) on a value that is not itself
+// optional, to a function giving the value at its end and whether it is
+// set, without boxing an optional at each step (the common
+// x.?a.?b.orValue(d) of built-in rules); nil for other expressions.
+func (c *proveCompiler) optionalChain(e celast.Expr) func(*proveEnv) (any, bool, bool) {
+	var names []string
+	for e.Kind() == celast.CallKind && e.AsCall().FunctionName() == operators.OptSelect && len(e.AsCall().Args()) == 2 {
+		key := e.AsCall().Args()[1]
+		if key.Kind() != celast.LiteralKind {
+			return nil
+		}
+		name, ok := key.AsLiteral().Value().(string)
+		if !ok || strings.Contains(name, "__") {
+			return nil
+		}
+		names = append(names, name)
+		e = e.AsCall().Args()[0]
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Reverse(names)
+	base := c.expr(e)
+	return func(env *proveEnv) (any, bool, bool) {
+		v, ok := base(env)
+		if !ok {
+			return nil, false, false
+		}
+		if _, isOpt := v.(proveOptional); isOpt {
+			return nil, false, false // an optional base: left to the general form
+		}
+		for _, name := range names {
+			m, isMap := v.(map[string]any)
+			if !isMap {
+				return nil, false, false
+			}
+			next, set := m[name]
+			if !set {
+				return nil, false, true
+			}
+			if next == nil {
+				return nil, false, false // null: CEL's optional select differs
+			}
+			v = next
+		}
+		return v, true, true
+	}
+}
+
+// literalList returns the values of a list of literals (strings, ints,
+// bools, doubles), or false when some element is not one.
+func literalList(elems []celast.Expr) ([]any, bool) {
+	out := make([]any, len(elems))
+	for i, x := range elems {
+		if x.Kind() != celast.LiteralKind {
+			return nil, false
+		}
+		switch l := x.AsLiteral().(type) {
+		case types.Bool:
+			out[i] = bool(l)
+		case types.Int:
+			out[i] = int64(l)
+		case types.Double:
+			out[i] = float64(l)
+		case types.String:
+			out[i] = string(l)
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 func proveBool(p prover, env *proveEnv) (bool, bool) {
