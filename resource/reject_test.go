@@ -108,6 +108,9 @@ spec: {size: huge}
 				if g.GVK.Kind != "CustomResourceDefinition" && w.outcome == report.Invalid && len(g.Errors) != 1 {
 					t.Errorf("%s: %d errors, want only the rejection: %v", g.GVK.Kind, len(g.Errors), g.Errors)
 				}
+				if w.outcome == report.Invalid && g.GVK.Kind != "CustomResourceDefinition" && g.Namespace != "default" {
+					t.Errorf("%s: namespace %q, want default, as validated documents are named", g.GVK.Kind, g.Namespace)
+				}
 				if len(w.errs) > 0 {
 					// The error points at the document's kind line.
 					line, _ := g.ErrorPos(g.Errors[0])

@@ -211,6 +211,11 @@ func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg
 	}
 	if e := rejected(gvk, reject); e != nil {
 		r.Errors = field.ErrorList{e}
+		// Named as validated documents are: namespaced ones in the
+		// namespace they would be created in.
+		if v, err := reg.Validator(gvk); err == nil && v.Schema().Namespaced && r.Namespace == "" {
+			r.Namespace = v.namespace
+		}
 		return
 	}
 	v, err := reg.Validator(gvk)
