@@ -136,7 +136,8 @@ func (ig *Ignorer) reason(p string, dir bool) string {
 	if !dir {
 		for _, re := range ig.patterns {
 			if re.MatchString(p) {
-				return fmt.Sprintf("matches --ignore-filename-pattern %q", re.String())
+				// As written: %q would double a regular expression's backslashes.
+				return `matches --ignore-filename-pattern "` + re.String() + `"`
 			}
 		}
 	}

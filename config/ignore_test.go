@@ -71,7 +71,7 @@ func TestIgnorer(t *testing.T) {
 		{"deploy/app.yaml", false, ""},
 		{"deploy/crds.yaml", false, `matches --ignore-filename-pattern "crd"`},
 		{"crds", true, ""}, // the regular expressions match files only, as kubeconform's
-		{"deploy/x.json", false, `matches --ignore-filename-pattern "^deploy/.*\\.json$"`},
+		{"deploy/x.json", false, `matches --ignore-filename-pattern "^deploy/.*\.json$"`},
 		{"./deploy/x.json", false, ""}, // matched against the path as walked
 		{"vendor", true, `matches "vendor/" (ignore in .kdv.yaml)`},
 		{"vendor/a/b.yaml", false, `matches "vendor/" (ignore in .kdv.yaml)`}, // given by name, under an ignored directory
