@@ -367,7 +367,7 @@ func (r *Result) Summary() Summary {
 
 // String renders s as the text format's last line, e.g.
 // "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)",
-// followed by "; 3 non-manifests skipped" and "; 2 files ignored" when
+// followed by "; 3 non-manifests skipped" and "; 2 paths ignored" when
 // there are some.
 func (s Summary) String() string {
 	out := fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
@@ -378,7 +378,7 @@ func (s Summary) String() string {
 		out += "; " + plural(s.NotManifests, "non-manifest") + " skipped"
 	}
 	if s.Ignored > 0 {
-		out += "; " + plural(s.Ignored, "file") + " ignored"
+		out += "; " + plural(s.Ignored, "path") + " ignored"
 	}
 	return out
 }

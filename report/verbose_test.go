@@ -31,7 +31,7 @@ func TestWriteTextVerboseAndSummary(t *testing.T) {
 			"more.yaml:3: valid: ConfigMap kube-system/cfg",
 		}, false},
 	}
-	const summary = "7 documents in 4 files: 2 valid, 2 invalid, 2 failed, 1 skipped (7 errors, 1 warning); 1 file ignored"
+	const summary = "7 documents in 4 files: 2 valid, 2 invalid, 2 failed, 1 skipped (7 errors, 1 warning); 1 path ignored"
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
