@@ -38,6 +38,8 @@ func notManifestFile(name string) string {
 		return "Helm values file"
 	case base == "kustomization.yaml" || base == "kustomization.yml" || filepath.Base(slashed) == "Kustomization":
 		return "Kustomize kustomization"
+	case base == ".kdv.yaml":
+		return "kdv configuration"
 	case base == ".gitlab-ci.yml" || base == ".gitlab-ci.yaml":
 		return "GitLab CI configuration"
 	case strings.HasPrefix(base, "docker-compose") || stem == "compose" || strings.HasPrefix(base, "compose."):

@@ -19,6 +19,7 @@ func TestNotManifestFile(t *testing.T) {
 		"repo/.github/workflows/ci.yml":    "GitHub configuration (under .github/)",
 		"repo/.github/dependabot.yml":      "GitHub configuration (under .github/)",
 		".gitlab-ci.yml":                   "GitLab CI configuration",
+		"repo/.kdv.yaml":                   "kdv configuration",
 		"docker-compose.override.yaml":     "Docker Compose file",
 		"compose.yaml":                     "Docker Compose file",
 		"deploy/configmap.yaml":            "",

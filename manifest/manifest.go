@@ -81,6 +81,13 @@ type Options struct {
 	// directory given): a directory it handles is built (a kustomization) and the objects
 	// built are read instead of the directory's files.
 	Build BuildFunc
+	// Ignore, when set, is asked about every path Read and ReadPending meet (paths given,
+	// except "-", and, under a directory, every subdirectory and every file with one of
+	// Extensions, before it is read): true means the file is not read, or the directory
+	// not built nor walked, and nothing is reported for it. The caller says what it
+	// ignored (kdv counts it in its summary); Ignore is called from one goroutine, in walk
+	// order.
+	Ignore func(path string, dir bool) bool
 }
 
 // DefaultMaxDocumentBytes is 3 MiB, the kube-apiserver's default MaxRequestBodyBytes

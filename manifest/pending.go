@@ -48,7 +48,7 @@ func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, erro
 		}
 	}
 	for _, p := range paths {
-		err := walkBuilding(p, nil, built, func(name string) error {
+		err := walkBuilding(p, nil, opts.Ignore, built, func(name string) error {
 			data, err := readSource(name, stdin)
 			if err != nil {
 				return err

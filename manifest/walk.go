@@ -48,13 +48,16 @@ func FilesMatching(paths []string, match func(name string) bool) ([]string, erro
 // (nil: one of Extensions) at all, which is almost always a wrong path rather than an empty
 // input. fn's errors are wrapped with the file name.
 func walk(p string, match func(string) bool, fn func(string) error) error {
-	return walkBuilding(p, match, nil, fn)
+	return walkBuilding(p, match, nil, nil, fn)
 }
 
 // walkBuilding is walk with build asked first about every directory, the one given
 // included: when it handles one (a kustomization directory, which it builds), the
-// directory is not walked; its error is reported with the directory's name.
-func walkBuilding(p string, match func(string) bool, build func(dir string) (bool, error), fn func(string) error) error {
+// directory is not walked; its error is reported with the directory's name. ignore
+// (Options.Ignore), when set, is asked first about every file and directory, the path
+// given included: what it ignores is neither read, built nor walked, and counts as found
+// (a directory whose files are all ignored is not "a directory holding no file").
+func walkBuilding(p string, match func(string) bool, ignore func(string, bool) bool, build func(dir string) (bool, error), fn func(string) error) error {
 	if match == nil {
 		match = hasExtension
 	}
@@ -68,13 +71,16 @@ func walkBuilding(p string, match func(string) bool, build func(dir string) (boo
 	if err != nil {
 		return fileErr(p, err)
 	}
+	if ignore != nil && ignore(p, info.IsDir()) {
+		return nil
+	}
 	if !info.IsDir() {
 		if err := fn(p); err != nil {
 			return fileErr(p, err)
 		}
 		return nil
 	}
-	w := &walker{match: match, fn: fn, build: build}
+	w := &walker{match: match, fn: fn, build: build, ignore: ignore}
 	w.dir(p, []ancestor{{p, info}})
 	if w.found == 0 {
 		w.errs = append(w.errs, &Error{File: p, Index: -1, Item: -1,
@@ -94,8 +100,11 @@ type walker struct {
 	match func(string) bool
 	fn    func(string) error
 	build func(dir string) (bool, error)
-	found int // files taken
-	errs  []error
+	// ignore is Options.Ignore: nil, or true for a path not to read (the file) or walk
+	// (the directory).
+	ignore func(name string, dir bool) bool
+	found  int // files taken, or ignored
+	errs   []error
 }
 
 // dir walks the directory named by the last of ancestors.
@@ -132,6 +141,8 @@ func (w *walker) dir(name string, ancestors []ancestor) {
 			mode = info.Mode().Type()
 		}
 		switch {
+		case w.ignore != nil && (mode.IsDir() || w.match(full)) && w.ignore(full, mode.IsDir()):
+			w.found++ // the user chose not to read it: the directory is not empty for that
 		case mode.IsDir():
 			if a, loop := loopsTo(ancestors, info); loop {
 				w.errs = append(w.errs, &Error{File: full, Index: -1, Item: -1,

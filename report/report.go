@@ -277,6 +277,18 @@ func (d *DocumentResult) displayName() string {
 // Result is the outcome of one kdv run: every document, in input order.
 type Result struct {
 	Documents []DocumentResult
+	// Ignored are the files not read because the user said so
+	// (--ignore-filename-pattern, a configuration file's ignores), in walk
+	// order. They have no documents; the text format counts them in its
+	// summary and, verbose, lists them.
+	Ignored []IgnoredFile
+}
+
+// IgnoredFile is a file or directory that was not read, and why: the
+// pattern that matched, e.g. `--ignore-filename-pattern "crd"`.
+type IgnoredFile struct {
+	File   string
+	Reason string
 }
 
 // ExitCode returns the process exit code for r (DESIGN.md): ExitInternal if
@@ -315,11 +327,13 @@ type Summary struct {
 	// NotManifests counts the results marked NotManifest, which are not
 	// counted in Files, Documents or Skipped.
 	NotManifests int
+	// Ignored counts Result.Ignored.
+	Ignored int
 }
 
 // Summary counts r's documents.
 func (r *Result) Summary() Summary {
-	var s Summary
+	s := Summary{Ignored: len(r.Ignored)}
 	files := map[string]bool{}
 	for i := range r.Documents {
 		d := &r.Documents[i]
@@ -353,7 +367,8 @@ func (r *Result) Summary() Summary {
 
 // String renders s as the text format's last line, e.g.
 // "4 documents in 2 files: 1 valid, 1 invalid, 1 failed, 1 skipped (6 errors, 1 warning)",
-// followed by "; 3 non-manifests skipped" when there are some.
+// followed by "; 3 non-manifests skipped" and "; 2 paths ignored" when
+// there are some.
 func (s Summary) String() string {
 	out := fmt.Sprintf("%s in %s: %d valid, %d invalid, %d failed, %d skipped (%s, %s)",
 		plural(s.Documents, "document"), plural(s.Files, "file"),
@@ -361,6 +376,9 @@ func (s Summary) String() string {
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	if s.NotManifests > 0 {
 		out += "; " + plural(s.NotManifests, "non-manifest") + " skipped"
+	}
+	if s.Ignored > 0 {
+		out += "; " + plural(s.Ignored, "path") + " ignored"
 	}
 	return out
 }

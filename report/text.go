@@ -26,13 +26,27 @@ const (
 //
 // followed by the [Summary] line. The core group is written as just "Kind",
 // an object without namespace as just "name"; ":line" is left out when the
-// line is unknown. Valid documents produce no line of their own. With
-// opts.Color, locations are bold and messages coloured by severity.
+// line is unknown. Valid documents produce no line of their own unless
+// opts.Verbose, which adds, in the same shape,
+//
+//	file: ignored: <reason>                    (first, one per Result.Ignored)
+//	file:line: valid: group/Kind namespace/name
+//
+// opts.NoSummary leaves the summary out. With opts.Color, locations are bold
+// and messages coloured by severity.
 func WriteText(w io.Writer, r *Result, opts Options) error {
 	t := textWriter{w: bufio.NewWriter(w), color: opts.Color}
+	if opts.Verbose {
+		for _, f := range r.Ignored {
+			t.line(f.File, 0, "ignored: ", ansiCyan, "", f.Reason)
+		}
+	}
 	for i := range r.Documents {
 		d := &r.Documents[i]
 		id := d.Identity()
+		if opts.Verbose && d.Outcome() == Valid {
+			t.line(d.File, d.Line, "valid: ", ansiGreen, "", d.displayName())
+		}
 		if d.Err != nil {
 			if msg := d.Err.Error(); hasLocation(msg, d.File) {
 				t.line("", 0, "", "", ansiRed, msg)
@@ -64,6 +78,9 @@ func WriteText(w io.Writer, r *Result, opts Options) error {
 		for _, msg := range d.Warnings {
 			t.line(d.File, d.Line, "warning: ", ansiYellow, "", prefixed(id, msg))
 		}
+	}
+	if opts.NoSummary {
+		return t.w.Flush()
 	}
 	sum := r.Summary().String()
 	if t.color {

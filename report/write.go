@@ -14,6 +14,13 @@ type Options struct {
 	// ToolVersion is kdv's version, written as the SARIF driver version
 	// when not empty.
 	ToolVersion string
+	// Verbose lists what is otherwise silent: each valid document, and each
+	// ignored file (Result.Ignored), as kubeconform's -verbose does. Formats
+	// that list every document anyway ignore it.
+	Verbose bool
+	// NoSummary leaves out the summary line (kubeconform's -summary=false);
+	// formats without one ignore it.
+	NoSummary bool
 }
 
 // formats maps each supported format name to its writer, in the order

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"kdv.dev/manifest"
 	"kdv.dev/report"
 	kdvschema "kdv.dev/schema"
@@ -86,10 +88,14 @@ func runGroups(ctx context.Context, g groups, reg *Registry, opts RunOptions) ([
 			}
 		}
 	})
+	reject := kindSet(opts.RejectKinds)
 	for _, i := range crdGroups {
 		for j := range decoded[i] {
 			if isCRD[i][j] {
 				registerCRD(&decoded[i][j], reg, checks[i][j], &results[i][j])
+				if e := rejected(decoded[i][j].GVK(), reject); e != nil {
+					results[i][j].Errors = append(field.ErrorList{e}, results[i][j].Errors...)
+				}
 				if g.drop {
 					decoded[i][j].Object = nil
 				}
@@ -111,7 +117,7 @@ func runGroups(ctx context.Context, g groups, reg *Registry, opts RunOptions) ([
 				continue
 			}
 			d := &decoded[i][j]
-			validateDocument(ctx, d, g.drop, reg, olds, skip, opts, &results[i][j])
+			validateDocument(ctx, d, g.drop, reg, olds, skip, reject, opts, &results[i][j])
 			if g.drop {
 				d.Object = nil // done with it; ErrorPos needs only the positions
 			}

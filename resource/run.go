@@ -25,6 +25,14 @@ type RunOptions struct {
 	Old []manifest.Document
 	// SkipKinds lists kinds (Kind or Kind.group) that are not validated.
 	SkipKinds []string
+	// RejectKinds lists kinds (Kind or Kind.group) that must not appear, as
+	// kubeconform's -reject: a document of one is invalid, with one
+	// Forbidden error on its kind ("prohibited resource kind Secret
+	// (--reject Secret)"), and is not validated further. SkipKinds wins
+	// over it, as in kubeconform. A CustomResourceDefinition of the input
+	// is still checked and registered, so that its custom resources are
+	// validated; the error is added to its own result.
+	RejectKinds []string
 	// StrictInputs validates documents that manifest.NotManifestObject
 	// recognizes as not Kubernetes objects (neither apiVersion nor kind, a
 	// Kustomize file) instead of skipping them as not manifests: they fail
@@ -62,6 +70,28 @@ func skipSet(kinds []string) map[string]bool {
 		skip[strings.ToLower(strings.TrimSpace(k))] = true
 	}
 	return skip
+}
+
+// kindSet maps RunOptions.SkipKinds or RejectKinds as lower-case Kind and
+// Kind.group keys to the entry as written, for messages.
+func kindSet(kinds []string) map[string]string {
+	set := map[string]string{}
+	for _, k := range kinds {
+		k = strings.TrimSpace(k)
+		set[strings.ToLower(k)] = k
+	}
+	return set
+}
+
+// rejected returns the error of a document whose kind is in reject, or nil.
+func rejected(gvk schema.GroupVersionKind, reject map[string]string) *field.Error {
+	entry, ok := reject[strings.ToLower(gvk.Kind)]
+	if !ok {
+		if entry, ok = reject[strings.ToLower(gvk.GroupKind().String())]; !ok {
+			return nil
+		}
+	}
+	return field.Forbidden(field.NewPath("kind"), fmt.Sprintf("prohibited resource kind %s (--reject %s)", gvk.Kind, entry))
 }
 
 // base fills what every result has: location, identity, parse errors, and
@@ -156,7 +186,7 @@ func indexOld(docs []manifest.Document) map[oldKey]map[string]any {
 
 // validateDocument validates one non-CRD document into r. With owned, the
 // caller gives d.Object up and it is pruned and defaulted in place.
-func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg *Registry, olds map[oldKey]map[string]any, skip map[string]bool, opts RunOptions, r *report.DocumentResult) {
+func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg *Registry, olds map[oldKey]map[string]any, skip map[string]bool, reject map[string]string, opts RunOptions, r *report.DocumentResult) {
 	if d.Err != nil || d.Object == nil || d.NotManifest != "" {
 		return
 	}
@@ -177,6 +207,15 @@ func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg
 	}
 	if skip[strings.ToLower(gvk.Kind)] || skip[strings.ToLower(gvk.GroupKind().String())] {
 		r.Skipped, r.SkipReason = true, "kind "+gvk.Kind+" is skipped"
+		return
+	}
+	if e := rejected(gvk, reject); e != nil {
+		r.Errors = field.ErrorList{e}
+		// Named as validated documents are: namespaced ones in the
+		// namespace they would be created in.
+		if v, err := reg.Validator(gvk); err == nil && v.Schema().Namespaced && r.Namespace == "" {
+			r.Namespace = v.namespace
+		}
 		return
 	}
 	v, err := reg.Validator(gvk)

@@ -19,6 +19,7 @@ func newCheckCommand() *cobra.Command {
 		kubernetesVersion string
 		output            string
 		strict            bool
+		input             inputFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "check [flags] PATH...|-",
@@ -33,16 +34,25 @@ are not CRDs are reported and skipped.`,
   kdv check -o json crds.yaml`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, &input)
+			if err != nil {
+				return &exitError{exitUsage, err}
+			}
 			minor, err := parseKubernetesVersion(kubernetesVersion)
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
-			docs, readErr := manifest.Read(args, cmd.InOrStdin(), manifest.Options{})
+			ig, err := newIgnorer(input, cfg)
+			if err != nil {
+				return &exitError{exitUsage, err}
+			}
+			docs, readErr := manifest.Read(args, cmd.InOrStdin(), manifest.Options{Ignore: ignoreFunc(ig)})
 			res := &report.Result{}
 			for i := range docs {
 				res.Documents = append(res.Documents, checkDocument(&docs[i], resource.CheckOptions{KubernetesMinor: minor, StrictUnknownFields: strict}))
 			}
-			if err := report.Write(cmd.OutOrStdout(), output, res, report.Options{Color: useColor(cmd.OutOrStdout()) && output == "text", ToolVersion: version}); err != nil {
+			reportIgnored(cmd.ErrOrStderr(), ig, res, output, input)
+			if err := report.Write(cmd.OutOrStdout(), output, res, reportOptions(cmd, output, input)); err != nil {
 				return &exitError{exitUsage, err}
 			}
 			code := res.ExitCode()
@@ -59,6 +69,7 @@ are not CRDs are reported and skipped.`,
 	cmd.Flags().StringVar(&kubernetesVersion, "kubernetes-version", "", "the Kubernetes version to check against, e.g. 1.37 (default: the newest kdv knows)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	cmd.Flags().BoolVar(&strict, "strict", true, "treat schema keys unknown to apiextensions.k8s.io/v1 as errors (kubectl --validate=strict); false makes them warnings")
+	addInputFlags(cmd, &input)
 	return cmd
 }
 

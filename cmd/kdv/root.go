@@ -4,7 +4,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is set at build time with -ldflags "-X main.version=..."; see
+// kdvVersion for what is used without it.
 var version = "dev"
 
 func newRootCommand() *cobra.Command {
@@ -17,8 +18,8 @@ list types, ObjectMeta, pruning and defaulting), and generates OpenAPI and CRDs
 from tagged Go types.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version,
+		Version:       kdvVersion(),
 	}
-	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand(), newLintCommand())
+	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand(), newLintCommand(), newVersionCommand())
 	return root
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kdv.dev/config"
 	"kdv.dev/helm"
 	"kdv.dev/kustomize"
 	"kdv.dev/manifest"
@@ -33,6 +34,8 @@ type validateFlags struct {
 	set                  []string
 	releaseName          string
 	namespace            string
+	reject               []string
+	input                inputFlags
 }
 
 func newValidateCommand() *cobra.Command {
@@ -57,7 +60,12 @@ schema, 3 internal error.`,
   kdv validate --old main-branch/ -o sarif pr-branch/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(cmd, args, f)
+			// The configuration sets the flags it names before f is read.
+			cfg, err := loadConfig(cmd, &f.input)
+			if err != nil {
+				return &exitError{exitUsage, err}
+			}
+			return runValidate(cmd, args, f, cfg)
 		},
 	}
 	fl := cmd.Flags()
@@ -75,6 +83,8 @@ schema, 3 internal error.`,
 	fl.StringArrayVar(&f.set, "set", nil, "Helm charts: set a value, as helm --set key=value (repeatable)")
 	fl.StringVar(&f.releaseName, "release-name", "release-name", "Helm charts: the release name (.Release.Name)")
 	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
+	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated): their documents are invalid")
+	addInputFlags(cmd, &f.input)
 	return cmd
 }
 
@@ -90,7 +100,7 @@ func buildDirs(f validateFlags, minor int) manifest.BuildFunc {
 	}
 }
 
-func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
+func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config.File) error {
 	minor, err := parseKubernetesVersion(f.kubernetesVersion)
 	if err != nil {
 		return &exitError{exitUsage, err}
@@ -101,12 +111,16 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 	if countStdin(args, f.old, f.crds) > 1 {
 		return &exitError{exitUsage, fmt.Errorf("stdin (-) can be read only once")}
 	}
+	ig, err := newIgnorer(f.input, cfg)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
 	stderr := cmd.ErrOrStderr()
 	reg, badSchemas, err := newRegistry(cmd.InOrStdin(), stderr, minor, f.crds, f.schemas)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor))})
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
 	var progress *report.Progress
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
@@ -116,13 +130,15 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 		Jobs:                 f.jobs,
 		Old:                  old,
 		SkipKinds:            f.skip,
+		RejectKinds:          f.reject,
 		IgnoreMissingSchemas: f.ignoreMissingSchemas,
 		StrictInputs:         f.strictInputs,
 		Check:                resource.CheckOptions{KubernetesMinor: minor, StrictUnknownFields: f.strictCRDs},
 		Progress:             func(int) { progress.Add(1) },
 	})
 	progress.Done()
-	if err := report.Write(cmd.OutOrStdout(), f.output, res, report.Options{Color: useColor(cmd.OutOrStdout()) && f.output == "text", ToolVersion: version}); err != nil {
+	reportIgnored(stderr, ig, res, f.output, f.input)
+	if err := report.Write(cmd.OutOrStdout(), f.output, res, reportOptions(cmd, f.output, f.input)); err != nil {
 		return &exitError{exitInternal, err}
 	}
 	code := res.ExitCode()
