@@ -300,3 +300,31 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// New keeps the warnings of its CRD checks: the apiserver's for an
+// unrecognized format is `unrecognized format "<name>"`
+// (k8s.io/apiextensions-apiserver pkg/registry/customresourcedefinition
+// strategy.go WarningsOnCreate).
+func TestNewWarnings(t *testing.T) {
+	crd := map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1",
+		"kind":       "CustomResourceDefinition",
+		"metadata":   map[string]any{"name": "gadgets.example.com"},
+		"spec": map[string]any{
+			"group": "example.com",
+			"scope": "Namespaced",
+			"names": map[string]any{"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+			"versions": []any{map[string]any{
+				"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{
+					"type":       "object",
+					"properties": map[string]any{"id": map[string]any{"type": "string", "format": "gadget-id"}},
+				}},
+			}},
+		},
+	}
+	v := newValidator(t, kdv.WithCRDs(crd))
+	if w := v.Warnings(); len(w) != 1 || w[0] != `kdv.WithCRDs argument 0: unrecognized format "gadget-id"` {
+		t.Errorf("Warnings = %q", w)
+	}
+}
