@@ -41,6 +41,17 @@ type proveEnv struct {
 	self any
 	vars []proveVar
 	buf  [8]proveVar
+	// memo keeps the latest results of format validations: a label key
+	// is checked by several rules (one per message), each a regular
+	// expression match. Results depend only on the format and the string.
+	memo     [16]formatResult
+	memoNext int
+}
+
+// formatResult is a memoized <format>.validate(s).
+type formatResult struct {
+	format, s string
+	result    any
 }
 
 // newProveEnv returns an environment for evaluating a prover on self.
@@ -67,6 +78,7 @@ var proveNone any = proveOptional{}
 // proveFormat is a format of the k8s format library (format.dns1123Label()),
 // with the function its validate calls (library.ConstantFormats).
 type proveFormat struct {
+	name     string
 	validate func(string) []string
 }
 
@@ -83,6 +95,10 @@ func newProver(ast *celgo.Ast) prover {
 
 type proveCompiler struct {
 	ast *celast.AST
+	// scope is the comprehension variables in scope while compiling, in
+	// the order evaluation pushes them onto proveEnv.vars, so that a
+	// variable's slot is known before evaluating.
+	scope []string
 }
 
 // typed converts what a field read returns to the value CEL sees, from the
@@ -237,14 +253,22 @@ func (c *proveCompiler) ident(e celast.Expr) prover {
 	if name == OldScopedVarName {
 		return unknown
 	}
-	// a comprehension variable
-	return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
-		for i := len(env.vars) - 1; i >= 0; i-- {
-			if env.vars[i].name == name {
-				return env.vars[i].val, true
-			}
+	// a comprehension variable, in the slot evaluation gives it
+	slot := -1
+	for i := len(c.scope) - 1; i >= 0; i-- {
+		if c.scope[i] == name {
+			slot = i
+			break
 		}
-		return nil, false
+	}
+	if slot < 0 {
+		return unknown
+	}
+	return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
+		if slot >= len(env.vars) {
+			return nil, false
+		}
+		return env.vars[slot].val, true
 	})
 }
 
@@ -551,8 +575,10 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 		}
 	case strings.HasPrefix(fn, "format.") && target == nil && len(args) == 0:
 		// format.dns1123Label(), ...: the k8s format library's constants
-		if f, ok := library.ConstantFormats[strings.TrimPrefix(fn, "format.")]; ok {
-			return func(*proveEnv) (any, bool) { return proveFormat{f.ValidateFunc}, true }
+		name := strings.TrimPrefix(fn, "format.")
+		if f, ok := library.ConstantFormats[name]; ok {
+			var v any = proveFormat{name: name, validate: f.ValidateFunc}
+			return func(*proveEnv) (any, bool) { return v, true }
 		}
 	case fn == "validate" && target != nil && len(args) == 1:
 		// <format>.validate(s): none when valid, else the messages
@@ -563,15 +589,22 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			if !ok || !isFormat || !sok {
 				return nil, false
 			}
-			msgs := pf.validate(s)
-			if len(msgs) == 0 {
-				return proveNone, true
+			for i := range env.memo {
+				if m := &env.memo[i]; m.result != nil && m.format == pf.name && m.s == s {
+					return m.result, true
+				}
 			}
-			l := make([]any, len(msgs))
-			for i, m := range msgs {
-				l[i] = m
+			var res any = proveNone
+			if msgs := pf.validate(s); len(msgs) > 0 {
+				l := make([]any, len(msgs))
+				for i, m := range msgs {
+					l[i] = m
+				}
+				res = proveOptional{val: l, ok: true}
 			}
-			return proveOptional{val: l, ok: true}, true
+			env.memo[env.memoNext] = formatResult{format: pf.name, s: s, result: res}
+			env.memoNext = (env.memoNext + 1) % len(env.memo)
+			return res, true
 		}
 	}
 	// a function the prover does not model: this subexpression is unknown,

@@ -22,7 +22,14 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 	}
 	iterVar, accuVar := x.IterVar(), x.AccuVar()
 	rng, init := c.expr(x.IterRange()), c.expr(x.AccuInit())
-	cond, step, result := c.expr(x.LoopCondition()), c.expr(x.LoopStep()), c.expr(x.Result())
+	// the loop sees both variables, the result only the accumulator; the
+	// slots match the pushes below
+	n0 := len(c.scope)
+	c.scope = append(c.scope, accuVar, iterVar)
+	cond, step := c.expr(x.LoopCondition()), c.expr(x.LoopStep())
+	c.scope = c.scope[:n0+1]
+	result := c.expr(x.Result())
+	c.scope = c.scope[:n0]
 	return func(env *proveEnv) (any, bool) {
 		r, ok := rng(env)
 		if !ok {
@@ -33,6 +40,9 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 			return nil, false
 		}
 		n := len(env.vars)
+		if n != n0 {
+			return nil, false // not the nesting it was compiled for
+		}
 		env.vars = append(env.vars, proveVar{name: accuVar, val: accu}, proveVar{name: iterVar})
 		// one iteration; false to stop (done) or give up (!ok)
 		iter := func(it any) (more, ok bool) {
