@@ -9,8 +9,8 @@ import (
 	"kdv.dev/schema"
 )
 
-// A sample of the data against the sources: the tags and generated
-// methods of k8s.io/api (v0.35.10 for autoscaling/v2beta2, which later
+// A sample of the data against the sources: the tags, generated and
+// hand-written lifecycle methods of k8s.io/api (v0.35.10 for autoscaling/v2beta2, which later
 // modules deleted) and kube-aggregator, and the warnings the apiserver
 // writes from them.
 func TestAPILifecycleSample(t *testing.T) {
@@ -38,6 +38,11 @@ func TestAPILifecycleSample(t *testing.T) {
 			"flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema"},
 		{gvk("apiregistration.k8s.io", "v1beta1", "APIService"), "1.7", "1.19", "1.22", gvk("apiregistration.k8s.io", "v1", "APIService"),
 			"apiregistration.k8s.io/v1beta1 APIService is deprecated in v1.19+, unavailable in v1.22+; use apiregistration.k8s.io/v1 APIService"},
+		// GA, deprecated by methods written by hand (core/v1 lifecycle.go).
+		{gvk("", "v1", "Endpoints"), "1.0", "1.33", "", gvk("discovery.k8s.io", "v1", "EndpointSlice"),
+			"v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"},
+		{gvk("", "v1", "ComponentStatus"), "1.0", "1.19", "", schema.GroupVersionKind{},
+			"v1 ComponentStatus is deprecated in v1.19+"},
 		// GA: introduced only.
 		{gvk("", "v1", "Pod"), "1.0", "", "", schema.GroupVersionKind{}, ""},
 		{gvk("networking.k8s.io", "v1", "Ingress"), "1.19", "", "", schema.GroupVersionKind{}, ""},

@@ -58,8 +58,11 @@ func ModuleDir(path, version string) (string, error) {
 // deprecated + 3; a GA version has only what its tags say. Each package's
 // zz_generated.prerelease-lifecycle.go, that generator's output which the
 // apiserver compiles, must agree with the result, or BuildLifecycle fails:
-// the data is what the apiserver's deprecation filter reads. A tagged type
-// the generated file lacks is left out, with a note on stderr.
+// the data is what the apiserver's deprecation filter reads. Methods
+// written by hand in the package's other files (k8s.io/api core/v1
+// lifecycle.go) complete the generated ones, as they do in the compiled
+// type; a tagged type without any method is left out, with a note on
+// stderr.
 func BuildLifecycle(sources []LifecycleSource) ([]byte, error) {
 	seen := map[schema.GroupVersionKind]bool{}
 	var kinds []datafile.LifecycleKind
@@ -227,23 +230,51 @@ func packageLifecycle(dir, label string) ([]datafile.LifecycleKind, error) {
 	if generated == nil {
 		return nil, fmt.Errorf("no zz_generated.prerelease-lifecycle.go")
 	}
-	fromCode, err := generatedLifecycle(generated)
-	if err != nil {
+	fromCode := map[string]*lifecycleMethods{}
+	if err := readLifecycleMethods(generated, fromCode); err != nil {
 		return nil, err
 	}
-	var out []datafile.LifecycleKind
+	// Methods written by hand next to the generated ones (k8s.io/api
+	// core/v1 lifecycle.go: ComponentStatus deprecated in 1.19, Endpoints
+	// in 1.33): the compiled type has both sets, the apiserver reads both.
+	byHand := map[string]*lifecycleMethods{}
+	for _, f := range files {
+		if err := readLifecycleMethods(f, byHand); err != nil {
+			return nil, err
+		}
+	}
 	for name, tl := range fromTags {
-		gl, ok := fromCode[name]
+		gm, ok := fromCode[name]
 		if !ok {
-			// Tagged, but the generator emitted no methods (core/v1
-			// ComponentStatus, whose doc comment says "Deprecated:"):
-			// the apiserver has no lifecycle for it, nor does kdv.
-			fmt.Fprintf(os.Stderr, "genlifecycle: %s %s: tagged, but not in zz_generated.prerelease-lifecycle.go: left out\n", label, name)
+			if _, ok := byHand[name]; !ok {
+				// Tagged, but no methods: the apiserver has no
+				// lifecycle for it, nor does kdv.
+				fmt.Fprintf(os.Stderr, "genlifecycle: %s %s: tagged, but has no APILifecycle methods: left out\n", label, name)
+			}
 			continue
 		}
-		if gl != tl {
-			return nil, fmt.Errorf("type %s: the tags give %+v, zz_generated.prerelease-lifecycle.go %+v", name, tl, gl)
+		if want := gm.masked(tl); gm.tl != want {
+			return nil, fmt.Errorf("type %s: the tags give %+v, zz_generated.prerelease-lifecycle.go %+v", name, want, gm.tl)
 		}
+	}
+	for name := range fromCode {
+		if _, ok := fromTags[name]; !ok {
+			return nil, fmt.Errorf("type %s: in zz_generated.prerelease-lifecycle.go without tags", name)
+		}
+	}
+	var out []datafile.LifecycleKind
+	for name, hm := range byHand {
+		if gm, ok := fromCode[name]; ok {
+			if gm.has&hm.has != 0 {
+				return nil, fmt.Errorf("type %s: a method both generated and written by hand", name)
+			}
+			fromCode[name] = &lifecycleMethods{tl: gm.merge(hm), has: gm.has | hm.has}
+		} else {
+			fromCode[name] = hm
+		}
+	}
+	for name, m := range fromCode {
+		tl := m.tl
 		k := datafile.LifecycleKind{
 			GroupVersionKind: schema.GroupVersionKind{Group: group, Version: version, Kind: name},
 			Introduced:       tl.introduced.String(),
@@ -256,12 +287,56 @@ func packageLifecycle(dir, label string) ([]datafile.LifecycleKind, error) {
 		}
 		out = append(out, k)
 	}
-	for name := range fromCode {
-		if _, ok := fromTags[name]; !ok {
-			return nil, fmt.Errorf("type %s: in zz_generated.prerelease-lifecycle.go without tags", name)
-		}
-	}
 	return out, nil
+}
+
+// lifecycleMethods are the APILifecycle* methods of one type: their values
+// and which exist.
+type lifecycleMethods struct {
+	tl  typeLifecycle
+	has uint8 // hasIntroduced | ...
+}
+
+const (
+	hasIntroduced = 1 << iota
+	hasDeprecated
+	hasRemoved
+	hasReplacement
+)
+
+// masked returns tl with the values of the methods m lacks cleared.
+func (m *lifecycleMethods) masked(tl typeLifecycle) typeLifecycle {
+	if m.has&hasIntroduced == 0 {
+		tl.introduced = release{}
+	}
+	if m.has&hasDeprecated == 0 {
+		tl.deprecated = release{}
+	}
+	if m.has&hasRemoved == 0 {
+		tl.removed = release{}
+	}
+	if m.has&hasReplacement == 0 {
+		tl.replacement = schema.GroupVersionKind{}
+	}
+	return tl
+}
+
+// merge returns m's values completed with o's methods.
+func (m *lifecycleMethods) merge(o *lifecycleMethods) typeLifecycle {
+	tl := m.tl
+	if o.has&hasIntroduced != 0 {
+		tl.introduced = o.tl.introduced
+	}
+	if o.has&hasDeprecated != 0 {
+		tl.deprecated = o.tl.deprecated
+	}
+	if o.has&hasRemoved != 0 {
+		tl.removed = o.tl.removed
+	}
+	if o.has&hasReplacement != 0 {
+		tl.replacement = o.tl.replacement
+	}
+	return tl
 }
 
 // tagLifecycle computes a type's lifecycle from its comment lines as
@@ -314,13 +389,13 @@ func tagLifecycle(lines []string, prerelease bool) (typeLifecycle, bool, error) 
 	return tl, true, nil
 }
 
-// generatedLifecycle reads the APILifecycle* methods of a
-// zz_generated.prerelease-lifecycle.go file by receiver type.
-func generatedLifecycle(f *ast.File) (map[string]typeLifecycle, error) {
-	out := map[string]typeLifecycle{}
+// readLifecycleMethods reads the APILifecycle* methods of a file into out,
+// by receiver type. A method whose body is not one return of constants is
+// an error: its value would be unknown.
+func readLifecycleMethods(f *ast.File, out map[string]*lifecycleMethods) error {
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil || len(fn.Body.List) != 1 {
+		if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 || !strings.HasPrefix(fn.Name.Name, "APILifecycle") {
 			continue
 		}
 		star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
@@ -328,30 +403,43 @@ func generatedLifecycle(f *ast.File) (map[string]typeLifecycle, error) {
 			continue
 		}
 		id, ok := star.X.(*ast.Ident)
-		ret, ok2 := fn.Body.List[0].(*ast.ReturnStmt)
-		if !ok || !ok2 {
+		if !ok {
 			continue
 		}
-		tl := out[id.Name]
+		if fn.Body == nil || len(fn.Body.List) != 1 {
+			return fmt.Errorf("%s.%s: not a single return", id.Name, fn.Name.Name)
+		}
+		ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
+		if !ok {
+			return fmt.Errorf("%s.%s: not a single return", id.Name, fn.Name.Name)
+		}
+		m := out[id.Name]
+		if m == nil {
+			m = &lifecycleMethods{}
+		}
 		var err error
 		switch fn.Name.Name {
 		case "APILifecycleIntroduced":
-			tl.introduced, err = returnedRelease(ret)
+			m.tl.introduced, err = returnedRelease(ret)
+			m.has |= hasIntroduced
 		case "APILifecycleDeprecated":
-			tl.deprecated, err = returnedRelease(ret)
+			m.tl.deprecated, err = returnedRelease(ret)
+			m.has |= hasDeprecated
 		case "APILifecycleRemoved":
-			tl.removed, err = returnedRelease(ret)
+			m.tl.removed, err = returnedRelease(ret)
+			m.has |= hasRemoved
 		case "APILifecycleReplacement":
-			tl.replacement, err = returnedGVK(ret)
+			m.tl.replacement, err = returnedGVK(ret)
+			m.has |= hasReplacement
 		default:
-			continue
+			return fmt.Errorf("%s.%s: unknown lifecycle method", id.Name, fn.Name.Name)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", id.Name, fn.Name.Name, err)
+			return fmt.Errorf("%s.%s: %w", id.Name, fn.Name.Name, err)
 		}
-		out[id.Name] = tl
+		out[id.Name] = m
 	}
-	return out, nil
+	return nil
 }
 
 func returnedRelease(ret *ast.ReturnStmt) (release, error) {
