@@ -33,6 +33,7 @@ type validateFlags struct {
 	set                  []string
 	releaseName          string
 	namespace            string
+	warningsAsErrors     bool
 }
 
 func newValidateCommand() *cobra.Command {
@@ -75,6 +76,7 @@ schema, 3 internal error.`,
 	fl.StringArrayVar(&f.set, "set", nil, "Helm charts: set a value, as helm --set key=value (repeatable)")
 	fl.StringVar(&f.releaseName, "release-name", "release-name", "Helm charts: the release name (.Release.Name)")
 	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
+	fl.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "exit 1 when there are warnings (deprecated API versions, ...) and nothing worse")
 	return cmd
 }
 
@@ -126,6 +128,9 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags) error {
 		return &exitError{exitInternal, err}
 	}
 	code := res.ExitCode()
+	if f.warningsAsErrors && res.Summary().Warnings > 0 {
+		code = max(code, exitInvalid)
+	}
 	if readErr != nil {
 		printErrors(stderr, "", readErr)
 	}
