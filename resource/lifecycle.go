@@ -21,6 +21,7 @@ type RemovedAPIError struct {
 	Lifecycle builtin.Lifecycle
 }
 
+// Error returns builtin.Lifecycle.RemovedMessage.
 func (e *RemovedAPIError) Error() string { return e.Lifecycle.RemovedMessage() }
 
 // builtinLifecycle returns the lifecycle of a built-in kind.
