@@ -55,6 +55,12 @@ const (
 	ErrNoSchema ErrKind = "NoSchema"
 	// ErrSchema means a schema exists but could not be loaded or compiled.
 	ErrSchema ErrKind = "SchemaError"
+	// ErrRemovedAPI means the document's built-in API version is no
+	// longer served by the Kubernetes release validated against
+	// (extensions/v1beta1 Ingress in 1.22 and later). The apiserver
+	// rejects such a document whatever it holds, so it counts as
+	// ExitInvalid, not as a missing schema.
+	ErrRemovedAPI ErrKind = "RemovedAPI"
 	// ErrInternal means a bug in kdv. It counts as ExitInternal and is
 	// rendered in JSON as kubectl-validate renders non-API errors
 	// (apierrors.NewInternalError, code 500).
@@ -293,8 +299,8 @@ type IgnoredFile struct {
 
 // ExitCode returns the process exit code for r (DESIGN.md): ExitInternal if
 // any document failed with ErrInternal, else ExitUsage if any other
-// document-level failure occurred, else ExitInvalid if any document is
-// invalid, else ExitValid. Skipped documents and warnings count as valid.
+// document-level failure than ErrRemovedAPI occurred, else ExitInvalid if
+// any document is invalid or of a removed API version, else ExitValid. Skipped documents and warnings count as valid.
 func (r *Result) ExitCode() int {
 	code := ExitValid
 	for i := range r.Documents {
@@ -302,9 +308,13 @@ func (r *Result) ExitCode() int {
 		c := ExitValid
 		switch d.Outcome() {
 		case Failed:
-			c = ExitUsage
-			if d.ErrKind == ErrInternal {
+			switch d.ErrKind {
+			case ErrInternal:
 				c = ExitInternal
+			case ErrRemovedAPI:
+				c = ExitInvalid
+			default:
+				c = ExitUsage
 			}
 		case Invalid:
 			c = ExitInvalid

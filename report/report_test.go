@@ -182,6 +182,7 @@ func TestOutcomeAndExitCode(t *testing.T) {
 	noSchema := DocumentResult{File: "a", Err: errors.New("no schema"), ErrKind: ErrNoSchema}
 	unclassified := DocumentResult{File: "a", Err: errors.New("x")}
 	internal := DocumentResult{File: "a", Err: errors.New("bug"), ErrKind: ErrInternal}
+	removed := DocumentResult{File: "a", Err: errors.New("extensions/v1beta1 Ingress was removed in v1.22"), ErrKind: ErrRemovedAPI}
 	// A document-level error wins over Skipped and Errors.
 	both := DocumentResult{File: "a", Err: errors.New("x"), Skipped: true, Errors: invalid.Errors}
 	skippedWithErrs := DocumentResult{File: "a", Skipped: true, Errors: invalid.Errors}
@@ -210,6 +211,8 @@ func TestOutcomeAndExitCode(t *testing.T) {
 		{"invalid", []DocumentResult{valid, invalid, skipped}, 1},
 		{"parse error", []DocumentResult{valid, parse}, 2},
 		{"no schema", []DocumentResult{noSchema}, 2},
+		{"removed API version: as invalid", []DocumentResult{valid, removed}, 1},
+		{"no schema beats removed", []DocumentResult{removed, noSchema}, 2},
 		{"unclassified document error", []DocumentResult{unclassified}, 2},
 		{"parse error beats invalid", []DocumentResult{invalid, parse, invalid}, 2},
 		{"internal", []DocumentResult{internal}, 3},

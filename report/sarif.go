@@ -38,6 +38,7 @@ var sarifRules = []sarif.Rule{
 	docRule(ErrParse, "error", "Document could not be read or decoded"),
 	docRule(ErrNoSchema, "error", "No schema for the document's kind"),
 	docRule(ErrSchema, "error", "Schema could not be loaded or compiled"),
+	docRule(ErrRemovedAPI, "error", "API version no longer served by this Kubernetes release"),
 	{ID: ruleDecodeError, Name: ruleDecodeError, ShortDescription: sarif.Message{Text: "Object cannot be decoded into its kind's Go type (400 Bad Request)"}, DefaultConfiguration: &sarif.Config{Level: "error"}},
 	{ID: ruleUnknownField, Name: ruleUnknownField, ShortDescription: sarif.Message{Text: "Unknown field (strict field validation)"}, DefaultConfiguration: &sarif.Config{Level: "error"}},
 	{ID: ruleWarning, Name: ruleWarning, ShortDescription: sarif.Message{Text: "Validation warning"}, DefaultConfiguration: &sarif.Config{Level: "warning"}},

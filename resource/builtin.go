@@ -13,7 +13,11 @@ import (
 
 // UseBuiltin makes reg fall back to kdv's embedded schemas of the built-in
 // kinds of Kubernetes 1.<minor> (0: the newest embedded). It fails for a
-// version kdv does not embed, naming those it does.
+// version kdv does not embed, naming those it does. A kind of a deprecated
+// API version gets the apiserver's deprecation warning
+// (Schema.DeprecationWarning); one of a version the release no longer
+// serves is a *RemovedAPIError, and one introduced later a *NoSchemaError
+// naming that release (builtin.APILifecycle).
 func UseBuiltin(reg *Registry, minor int) error {
 	minor, err := builtinMinor(minor)
 	if err != nil {
@@ -34,6 +38,11 @@ func UseBuiltin(reg *Registry, minor int) error {
 		}
 		namespaced, ok := kinds[gvk]
 		if !ok {
+			// A version this release no longer (or not yet) serves is
+			// not a missing schema: say why.
+			if err := unservedBuiltin(gvk, minor); err != nil {
+				return Schema{}, false, err
+			}
 			return Schema{}, false, nil
 		}
 		s, err := builtin.Lookup(minor, kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
@@ -46,7 +55,7 @@ func UseBuiltin(reg *Registry, minor int) error {
 		kgvk := kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 		defs := func(steps []string) string { return builtin.DefinitionAt(minor, kgvk, steps) }
 		goType := func(steps []string) (string, []string, bool) { return builtin.GoType(minor, kgvk, steps) }
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, KeptOnUpdate: keptOnUpdate[gvk.GroupKind()], Source: source}, true, nil
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, KeptOnUpdate: keptOnUpdate[gvk.GroupKind()], DeprecationWarning: builtinDeprecation(gvk, minor), Source: source}, true, nil
 	})
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,18 +104,33 @@ func checkCorpus(t *testing.T, res *report.Result, prefix string, expected map[s
 }
 
 // kubernetes/examples: manifests of current API versions validate; the
-// archived ones that use removed API versions get the no-schema error.
+// archived ones that use removed API versions get the removal error with
+// the replacement (issue 14), listed by API version and kind, except the
+// versions k8s.io/api no longer carries, which stay without a schema.
 func TestCorpusKubernetesExamples(t *testing.T) {
 	needCorpus(t)
 	root := corpus + "/kubernetes-examples"
 	res := runCorpus(t, nil, root)
 	current := &report.Result{}
-	removed := map[string]int{}
+	removed := map[string]int{}  // "group/version Kind -> replacement": documents
+	noSchema := map[string]int{} // "group/version Kind": documents
 	for _, d := range res.Documents {
 		if strings.Contains(d.File, "/_archived/") {
+			var re *RemovedAPIError
 			var ns *NoSchemaError
-			if errors.As(d.Err, &ns) {
-				removed[ns.GVK.GroupVersion().String()+" "+ns.GVK.Kind]++
+			switch {
+			case errors.As(d.Err, &re):
+				l := re.Lifecycle
+				key := fmt.Sprintf("%s (removed in %s)", groupVersionKind(l.GVK.Group, l.GVK.Version, l.GVK.Kind), l.Removed)
+				if l.Replacement.Kind == "" || !strings.Contains(d.Err.Error(), "; use "+groupVersionKind(l.Replacement.Group, l.Replacement.Version, l.Replacement.Kind)) {
+					t.Errorf("%s:%d: %v: no replacement", d.File, d.Line, d.Err)
+				}
+				if d.ErrKind != report.ErrRemovedAPI {
+					t.Errorf("%s:%d: error kind %q", d.File, d.Line, d.ErrKind)
+				}
+				removed[key+" -> "+groupVersionKind(l.Replacement.Group, l.Replacement.Version, l.Replacement.Kind)]++
+			case errors.As(d.Err, &ns):
+				noSchema[ns.GVK.GroupVersion().String()+" "+ns.GVK.Kind]++
 			}
 			continue
 		}
@@ -131,12 +148,40 @@ func TestCorpusKubernetesExamples(t *testing.T) {
 		"databases/cassandra/image/files/cassandra.yaml":             "not a manifest: neither apiVersion nor kind",
 		"databases/cassandra/java/src/test/resources/cassandra.yaml": "not a manifest: neither apiVersion nor kind",
 	})
-	for gv, n := range removed {
-		t.Logf("archived: %d documents of removed %s", n, gv)
+	total := 0
+	for _, k := range slices.Sorted(maps.Keys(removed)) {
+		t.Logf("archived, removed: %3d documents of %s", removed[k], k)
+		total += removed[k]
 	}
-	for _, gone := range []string{"extensions/v1beta1 DaemonSet", "policy/v1beta1 PodSecurityPolicy", "storage.k8s.io/v1beta1 StorageClass"} {
+	for _, k := range slices.Sorted(maps.Keys(noSchema)) {
+		t.Logf("archived, no schema: %3d documents of %s", noSchema[k], k)
+	}
+	t.Logf("archived: %d documents of removed API versions, %d of kinds without a schema", total, len(noSchema))
+	for _, gone := range []string{
+		"extensions/v1beta1 DaemonSet (removed in 1.16) -> apps/v1 DaemonSet",
+		"policy/v1beta1 PodDisruptionBudget (removed in 1.25) -> policy/v1 PodDisruptionBudget",
+		"storage.k8s.io/v1beta1 StorageClass (removed in 1.22) -> storage.k8s.io/v1 StorageClass",
+	} {
 		if removed[gone] == 0 {
-			t.Errorf("no archived document of removed %s got the no-schema error", gone)
+			t.Errorf("no archived document of %s got the removal error", gone)
 		}
 	}
+	// Not in k8s.io/api any more: PodSecurityPolicy (deleted in v0.25)
+	// and InitializerConfiguration (removed in 1.14), and a kind that
+	// never was built-in (v1 Policy is the old scheduler's configuration
+	// file format).
+	for k := range noSchema {
+		if _, ok := map[string]bool{"policy/v1beta1 PodSecurityPolicy": true, "v1 Policy": true, "admissionregistration.k8s.io/v1alpha1 InitializerConfiguration": true}[k]; !ok {
+			t.Errorf("archived %s: no schema, and not a removed version", k)
+		}
+	}
+}
+
+// groupVersionKind renders "group/version Kind" ("version Kind" for the
+// core group).
+func groupVersionKind(group, version, kind string) string {
+	if group == "" {
+		return version + " " + kind
+	}
+	return group + "/" + version + " " + kind
 }

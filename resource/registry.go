@@ -81,6 +81,7 @@ func (r *Registry) AddCRD(crd *kdvschema.CRD, source string) error {
 			Scale:                 scaleOf(v.Subresources),
 			Namespaced:            crd.Spec.Scope != "Cluster",
 			PreserveUnknownFields: crd.Spec.PreserveUnknownFields,
+			DeprecationWarning:    crdDeprecation(crd, v),
 			Source:                fmt.Sprintf("CustomResourceDefinition %s in %s", crd.Metadata.Name, source),
 		})
 	}
@@ -157,7 +158,13 @@ func (r *Registry) AddOpenAPI(doc *kdvschema.Document, namespaced func(schema.Gr
 		if namespaced != nil {
 			ns = namespaced(gvk)
 		}
-		r.Add(Schema{GVK: gvk, Structural: s, Namespaced: ns, Source: fmt.Sprintf("OpenAPI schema %s in %s", name, doc.Name())})
+		// A cluster's OpenAPI serves what it serves, removed versions
+		// included; deprecated built-in ones still get their warning.
+		warn := ""
+		if minor, err := builtinMinor(r.opts.KubernetesMinor); err == nil {
+			warn = builtinDeprecation(gvk, minor)
+		}
+		r.Add(Schema{GVK: gvk, Structural: s, Namespaced: ns, DeprecationWarning: warn, Source: fmt.Sprintf("OpenAPI schema %s in %s", name, doc.Name())})
 	}
 	return nil
 }
@@ -212,7 +219,9 @@ func (e *NoSchemaError) Error() string {
 }
 
 // Validator returns the compiled validator of a kind, compiling it on first
-// use. The error is a *NoSchemaError when no schema is known.
+// use. The error is a *NoSchemaError when no schema is known, and a
+// *RemovedAPIError for a built-in API version the release no longer serves
+// (UseBuiltin).
 func (r *Registry) Validator(gvk schema.GroupVersionKind) (*Validator, error) {
 	r.mu.Lock()
 	e, ok := r.entries[gvk]

@@ -39,7 +39,8 @@ type RunOptions struct {
 	// as kubectl fails them.
 	StrictInputs bool
 	// IgnoreMissingSchemas skips documents whose kind has no schema
-	// instead of reporting an error.
+	// instead of reporting an error. A built-in API version the release
+	// no longer serves (RemovedAPIError) is still reported.
 	IgnoreMissingSchemas bool
 	// Check configures the checks of CustomResourceDefinitions found in the
 	// input.
@@ -220,6 +221,12 @@ func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg
 	}
 	v, err := reg.Validator(gvk)
 	if err != nil {
+		if _, ok := err.(*RemovedAPIError); ok {
+			// Reported even with IgnoreMissingSchemas: the schema is
+			// not missing, the apiserver rejects the version.
+			r.Err, r.ErrKind = err, report.ErrRemovedAPI
+			return
+		}
 		if _, ok := err.(*NoSchemaError); ok {
 			if opts.IgnoreMissingSchemas {
 				r.Skipped, r.SkipReason = true, err.Error()
@@ -230,6 +237,10 @@ func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg
 		}
 		r.Err, r.ErrKind = err, report.ErrSchema
 		return
+	}
+	if w := v.Schema().DeprecationWarning; w != "" {
+		// The apiserver adds it before any other warning of the request.
+		r.Warnings = append(r.Warnings, w)
 	}
 	old := lookupOld(olds, keyOf(d.Object, gvk), v)
 	var out Outcome

@@ -50,6 +50,12 @@ type Schema struct {
 	// and the embedded structs a property is promoted through (kdv.dev/builtin
 	// GoType), for the same errors; nil for custom resources.
 	GoType func(steps []string) (typ string, embedded []string, ok bool)
+	// DeprecationWarning is the warning the apiserver sends with every
+	// request of this kind's version, "" for none: a deprecated built-in
+	// version's (builtin.Lifecycle.WarningMessage) or a deprecated CRD
+	// version's (its deprecationWarning or the apiextensions-apiserver's
+	// default text). Run adds it to the document's warnings.
+	DeprecationWarning string
 	// Source says where the schema came from, for messages, e.g.
 	// "CustomResourceDefinition widgets.example.kdv.dev in crds/widgets.yaml"
 	// or "built-in schemas of Kubernetes 1.37".

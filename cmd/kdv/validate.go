@@ -36,6 +36,7 @@ type validateFlags struct {
 	namespace            string
 	reject               []string
 	input                inputFlags
+	warningsAsErrors     bool
 }
 
 func newValidateCommand() *cobra.Command {
@@ -85,6 +86,7 @@ schema, 3 internal error.`,
 	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
 	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated): their documents are invalid")
 	addInputFlags(cmd, &f.input)
+	fl.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "exit 1 when there are warnings (deprecated API versions, ...) and nothing worse")
 	return cmd
 }
 
@@ -142,6 +144,9 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 		return &exitError{exitInternal, err}
 	}
 	code := res.ExitCode()
+	if f.warningsAsErrors && res.Summary().Warnings > 0 {
+		code = max(code, exitInvalid)
+	}
 	if readErr != nil {
 		printErrors(stderr, "", readErr)
 	}
