@@ -140,6 +140,13 @@ type DocumentResult struct {
 	// counted apart from the documents ([Summary.NotManifests]), once per
 	// file when recognized by its name.
 	NotManifest bool
+	// Empty marks a document holding nothing but blank lines and comments
+	// (or null), between two "---" separators: kubectl sends nothing for
+	// it, so it is neither validated nor counted ([Summary]), and every
+	// format leaves it out but JSON, which lists it as kubectl-validate
+	// does (see [WriteJSON]). Only File is set; Index is -1, as document
+	// indexes count the documents kubectl would send.
+	Empty bool
 }
 
 // Outcome is the overall state of one document.
@@ -323,6 +330,9 @@ func (r *Result) Summary() Summary {
 	files := map[string]bool{}
 	for i := range r.Documents {
 		d := &r.Documents[i]
+		if d.Empty {
+			continue
+		}
 		if d.NotManifest && d.Err == nil {
 			s.NotManifests++
 			continue
@@ -373,11 +383,15 @@ func plural(n int, word string) string {
 }
 
 // fileOrder returns the distinct file names of docs in order of first
-// appearance, and the indexes of each file's documents.
+// appearance, and the indexes of each file's documents, leaving out empty
+// documents.
 func fileOrder(docs []DocumentResult) ([]string, map[string][]int) {
 	var files []string
 	byFile := map[string][]int{}
 	for i := range docs {
+		if docs[i].Empty {
+			continue
+		}
 		f := docs[i].File
 		if _, ok := byFile[f]; !ok {
 			files = append(files, f)
