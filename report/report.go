@@ -1,5 +1,6 @@
 // Package report holds the result model of `kdv validate` and `kdv check` and
-// renders it as text, JSON (kubectl-validate's shape), JUnit XML or SARIF 2.1.0.
+// renders it as text, JSON (kubectl-validate's shape), JUnit XML, SARIF 2.1.0,
+// GitHub Actions workflow commands or TAP 14, each a [Renderer].
 //
 // The model is deliberately plain data: cmd/kdv fills a [Result] with one
 // [DocumentResult] per input document, in input order, hands it to [Write]
@@ -12,9 +13,14 @@
 //   - text ([WriteText]): "file:line: group/Kind namespace/name: <field error>"
 //     per error, then a summary line; optional ANSI colour.
 //   - json ([WriteJSON]): kubectl-validate's {"<file>": [metav1.Status, ...]},
-//     with the apiserver's 422 Invalid status for invalid documents.
+//     with the apiserver's 422 Invalid status for invalid documents, a status
+//     per empty document, and warnings beside the status.
 //   - junit ([WriteJUnit]): a testsuite per file, a testcase per document.
 //   - sarif ([WriteSARIF]): SARIF 2.1.0, one result per error or warning.
+//   - github ([WriteGitHub]): "::error file=F,line=L,col=C,title=T::message"
+//     per finding, which GitHub Actions shows as annotations.
+//   - tap ([WriteTAP]): TAP version 14, a test point per document with a
+//     YAML block of its errors.
 package report
 
 import (
