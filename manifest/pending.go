@@ -71,6 +71,10 @@ func ReadPending(paths []string, stdin io.Reader, opts Options) ([]Pending, erro
 // File is the path of the document's source, as Document.File.
 func (p *Pending) File() string { return p.file }
 
+// Via is the file that built the document (a kustomization or a chart's Chart.yaml, as
+// Document.Via), "" for a document read from a file as written.
+func (p *Pending) Via() string { return p.via }
+
 // Mentions reports whether the document's text contains s. It is a cheap filter before
 // decoding: a document that does not mention "CustomResourceDefinition" cannot be one.
 func (p *Pending) Mentions(s string) bool { return bytes.Contains(p.c.raw, []byte(s)) }

@@ -21,13 +21,28 @@ import (
 // Per document (see [DocumentResult.Status]): valid is {"metadata":{},"status":"Success"};
 // invalid is apierrors.NewInvalid(GroupKind, name, Errors).ErrStatus, byte
 // for byte what the apiserver puts in a 422 response body minus its
-// kind/apiVersion, which kubectl-validate does not print either.
-// Warnings have no place in a Status and are not written.
+// kind/apiVersion, which kubectl-validate does not print either. An empty
+// document (only comments or blank lines between two "---", [DocumentResult.Empty])
+// is {"metadata":{},"status":"Success"} too, as kubectl-validate lists it
+// (its ValidateFile appends a nil error for each such document), so that a
+// status's position in the list is the document's position in the file for
+// tools that index into the list.
+//
+// Warnings: the apiserver sends them beside the response body, as HTTP
+// "Warning: 299 - ..." headers, never inside a Status, and metav1.Status has
+// no field for them. A document with warnings therefore gets one extra
+// member after the Status's own, "warnings": ["<text>", ...], in the
+// document's order; a document without warnings is written exactly as
+// kubectl-validate writes it. Adding a member keeps every kubectl-validate
+// consumer working: encoding/json decoding into metav1.Status, jq and
+// JSON-schema-less tools ignore unknown members, while moving warnings into
+// the Status (as causes, or a message) would change its meaning and a new
+// top-level key would be taken for a file name.
 func WriteJSON(w io.Writer, r *Result, _ Options) error {
-	res := map[string][]metav1.Status{}
+	res := map[string][]jsonStatus{}
 	for i := range r.Documents {
 		d := &r.Documents[i]
-		res[d.File] = append(res[d.File], d.Status())
+		res[d.File] = append(res[d.File], jsonStatus{Status: d.Status(), Warnings: d.Warnings})
 	}
 	data, err := json.MarshalIndent(res, "", "    ")
 	if err != nil {
@@ -38,9 +53,17 @@ func WriteJSON(w io.Writer, r *Result, _ Options) error {
 	return err
 }
 
+// jsonStatus is one document's entry in the JSON format: its Status, whose
+// members encoding/json writes inline and in order, then its warnings, left
+// out when there are none.
+type jsonStatus struct {
+	metav1.Status
+	Warnings []string `json:"warnings,omitempty"`
+}
+
 // Status returns the metav1.Status that the JSON format writes for d:
 //
-//   - valid: Status "Success" and nothing else (kubectl-validate).
+//   - valid, or empty: Status "Success" and nothing else (kubectl-validate).
 //   - skipped: Status "Success" with Message "skipped: <reason>".
 //   - invalid with a DecodeError: the apiserver's 400 with that message;
 //   - invalid with unknown fields: the apiserver's 400 for a strict

@@ -45,8 +45,41 @@ func TestWriteJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The one document with a warning gets a "warnings" member after the
+	// Status's own; everything else is kubectl-validate's bytes.
+	wantBytes = bytes.Replace(wantBytes, []byte(`
+        {
+            "metadata": {},
+            "status": "Success"
+        },
+        {
+            "metadata": {},
+            "status": "Failure",
+            "message": "error converting`), []byte(`
+        {
+            "metadata": {},
+            "status": "Success",
+            "warnings": [
+                "unknown field \"data.extra\""
+            ]
+        },
+        {
+            "metadata": {},
+            "status": "Failure",
+            "message": "error converting`), 1)
 	if got := buf.String(); got != string(wantBytes)+"\n" {
 		t.Errorf("JSON output differs:\n got: %s\nwant: %s", got, wantBytes)
+	}
+	// A kubectl-validate consumer decoding into metav1.Status, strictly
+	// typed, still reads every status as kubectl-validate writes it.
+	var statuses map[string][]metav1.Status
+	if err := json.Unmarshal(buf.Bytes(), &statuses); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(statuses)
+	wantCompact, _ := json.Marshal(want)
+	if string(again) != string(wantCompact) {
+		t.Errorf("decoded as metav1.Status:\n got %s\nwant %s", again, wantCompact)
 	}
 
 	// The apiserver's 422 body, independently of NewInvalid: literal fields.
@@ -90,7 +123,7 @@ func TestWriteJSON(t *testing.T) {
 	var compact bytes.Buffer
 	json.Compact(&compact, buf.Bytes())
 	if !strings.HasPrefix(compact.String(), `{"-":[`) ||
-		!strings.Contains(compact.String(), `"more.yaml":[{"metadata":{},"status":"Success"},`) {
+		!strings.Contains(compact.String(), `"more.yaml":[{"metadata":{},"status":"Success","warnings":["unknown field \"data.extra\""]},`) {
 		t.Errorf("unexpected compact JSON: %s", compact.String())
 	}
 	if !strings.Contains(buf.String(), "\n    \"crs/widget.yaml\": [\n        {\n            \"metadata\": {},") {

@@ -1,5 +1,6 @@
 // Package report holds the result model of `kdv validate` and `kdv check` and
-// renders it as text, JSON (kubectl-validate's shape), JUnit XML or SARIF 2.1.0.
+// renders it as text, JSON (kubectl-validate's shape), JUnit XML, SARIF 2.1.0,
+// GitHub Actions workflow commands or TAP 14, each a [Renderer].
 //
 // The model is deliberately plain data: cmd/kdv fills a [Result] with one
 // [DocumentResult] per input document, in input order, hands it to [Write]
@@ -12,9 +13,14 @@
 //   - text ([WriteText]): "file:line: group/Kind namespace/name: <field error>"
 //     per error, then a summary line; optional ANSI colour.
 //   - json ([WriteJSON]): kubectl-validate's {"<file>": [metav1.Status, ...]},
-//     with the apiserver's 422 Invalid status for invalid documents.
+//     with the apiserver's 422 Invalid status for invalid documents, a status
+//     per empty document, and warnings beside the status.
 //   - junit ([WriteJUnit]): a testsuite per file, a testcase per document.
 //   - sarif ([WriteSARIF]): SARIF 2.1.0, one result per error or warning.
+//   - github ([WriteGitHub]): "::error file=F,line=L,col=C,title=T::message"
+//     per finding, which GitHub Actions shows as annotations.
+//   - tap ([WriteTAP]): TAP version 14, a test point per document with a
+//     YAML block of its errors.
 package report
 
 import (
@@ -146,6 +152,13 @@ type DocumentResult struct {
 	// counted apart from the documents ([Summary.NotManifests]), once per
 	// file when recognized by its name.
 	NotManifest bool
+	// Empty marks a document holding nothing but blank lines and comments
+	// (or null), between two "---" separators: kubectl sends nothing for
+	// it, so it is neither validated nor counted ([Summary]), and every
+	// format leaves it out but JSON, which lists it as kubectl-validate
+	// does (see [WriteJSON]). Only File is set; Index is -1, as document
+	// indexes count the documents kubectl would send.
+	Empty bool
 }
 
 // Outcome is the overall state of one document.
@@ -347,6 +360,9 @@ func (r *Result) Summary() Summary {
 	files := map[string]bool{}
 	for i := range r.Documents {
 		d := &r.Documents[i]
+		if d.Empty {
+			continue
+		}
 		if d.NotManifest && d.Err == nil {
 			s.NotManifests++
 			continue
@@ -401,11 +417,15 @@ func plural(n int, word string) string {
 }
 
 // fileOrder returns the distinct file names of docs in order of first
-// appearance, and the indexes of each file's documents.
+// appearance, and the indexes of each file's documents, leaving out empty
+// documents.
 func fileOrder(docs []DocumentResult) ([]string, map[string][]int) {
 	var files []string
 	byFile := map[string][]int{}
 	for i := range docs {
+		if docs[i].Empty {
+			continue
+		}
 		f := docs[i].File
 		if _, ok := byFile[f]; !ok {
 			files = append(files, f)

@@ -254,6 +254,10 @@ func TestWriteDispatch(t *testing.T) {
 			err = WriteJUnit(&direct, r, Options{})
 		case "sarif":
 			err = WriteSARIF(&direct, r, Options{})
+		case "github":
+			err = WriteGitHub(&direct, r, Options{})
+		case "tap":
+			err = WriteTAP(&direct, r, Options{})
 		default:
 			t.Fatalf("untested format %q", f)
 		}
@@ -270,16 +274,19 @@ func TestWriteDispatch(t *testing.T) {
 			t.Errorf("format %q is not deterministic", f)
 		}
 	}
-	if got := strings.Join(Formats(), ","); got != "text,json,junit,sarif" {
+	if got := strings.Join(Formats(), ","); got != "text,json,junit,sarif,github,tap" {
 		t.Errorf("Formats() = %s", got)
 	}
 	var buf bytes.Buffer
 	err := Write(&buf, "yaml", r, Options{})
-	if err == nil || err.Error() != `unknown output format "yaml": must be one of text, json, junit, sarif` {
+	if err == nil || err.Error() != `unknown output format "yaml": must be one of text, json, junit, sarif, github, tap` {
 		t.Errorf("Write(yaml) error = %v", err)
 	}
 	if buf.Len() != 0 {
 		t.Error("unknown format wrote output")
+	}
+	if _, err := Lookup("yaml"); err == nil {
+		t.Error("Lookup(yaml) found a renderer")
 	}
 }
 

@@ -23,7 +23,9 @@ import (
 // whose text mentions CustomResourceDefinition is decoded first, and the
 // CRDs among them are checked and registered before any other document is
 // validated. opts.Progress is called once per pending document (a List
-// counts once).
+// counts once). An empty, comment-only or null document of an input file
+// (not of built or rendered output) has a result marked Empty, which only
+// the JSON format shows.
 func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, opts RunOptions) *report.Result {
 	decoded, results := runGroups(ctx, groups{
 		n:          len(pending),
@@ -35,6 +37,12 @@ func RunPending(ctx context.Context, pending []manifest.Pending, reg *Registry, 
 	for i := range results {
 		for j := range results[i] {
 			results[i][j].Index = decoded[i][j].Index
+		}
+		if decoded[i] == nil && pending[i].Via() == "" {
+			// An empty, comment-only or null document of a file as
+			// written: nothing to validate, but kubectl-validate's JSON
+			// lists it, and so does kdv's (report.WriteJSON).
+			results[i] = []report.DocumentResult{{File: pending[i].File(), Index: -1, Empty: true}}
 		}
 	}
 	return flatten(results)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -100,6 +101,9 @@ spec: {size: small, unknownField: 1}
 		got := run(func(reg *Registry) *report.Result {
 			return RunPending(context.Background(), pending, reg, RunOptions{Jobs: 3, Progress: func(int) { calls++ }})
 		})
+		// Run gets decoded documents, in which empty ones are gone already;
+		// RunPending lists them as Empty results for the JSON format.
+		got.Documents = slices.DeleteFunc(got.Documents, func(d report.DocumentResult) bool { return d.Empty })
 		if calls != len(pending) {
 			t.Errorf("%v: progress called %d times for %d pending documents", paths, calls, len(pending))
 		}
