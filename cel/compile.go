@@ -136,6 +136,17 @@ func (r *ruleEnvs) get(optional bool) (*environment.EnvSet, error) {
 			IntroducedVersion: version.MajorMinor(1, 24),
 			EnvOptions:        []celgo.EnvOption{celgo.Variable(OldScopedVarName, oldSelfType)},
 		},
+		environment.VersionedOptions{
+			// The base environment validates declarations eagerly, which
+			// builds the type checker (every function of the Kubernetes
+			// libraries) at each extension: most of a CRD's start-up.
+			// Lazily, the checker is built on the first compilation, and
+			// not at all when every rule comes from the compile cache
+			// (programs do not need it). The declarations are the same;
+			// a conflict among them would show at compilation instead.
+			IntroducedVersion: version.MajorMinor(1, 0),
+			EnvOptions:        []celgo.EnvOption{celgo.EagerlyValidateDeclarations(false)},
+		},
 	)
 	if err != nil {
 		return nil, err
