@@ -132,7 +132,7 @@ func openStore(base *environment.EnvSet, kind envKind, s *schema.Structural, dec
 		return nil
 	}
 	if fp == nil {
-		f := fingerprint(s, decl)
+		f := fingerprint(s, decl, nil)
 		fp = &f
 	}
 	h := sha256.New()

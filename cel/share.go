@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -33,12 +34,11 @@ type shareKey struct {
 
 var sharedRules sync.Map // shareKey → *nodeRules
 
-// sharedCompile returns the compiled rules of a node with schema s,
-// compiling them with compile the first time an equal schema is seen.
-// compile gets the schema's fingerprint, which the compile cache
-// (astcache.go) keys on too.
-func sharedCompile(env *environment.EnvSet, limit uint64, root bool, s *schema.Structural, decl *apiservercel.DeclType, compile func(fp *[sha256.Size]byte) *nodeRules) *nodeRules {
-	k := shareKey{env: env, limit: limit, root: root, fp: fingerprint(s, decl)}
+// sharedCompile returns the compiled rules of a node with schema s and
+// fingerprint fp (fingerprint), compiling them with compile the first time
+// an equal schema is seen.
+func sharedCompile(env *environment.EnvSet, limit uint64, root bool, fp [sha256.Size]byte, compile func(fp *[sha256.Size]byte) *nodeRules) *nodeRules {
+	k := shareKey{env: env, limit: limit, root: root, fp: fp}
 	if r, ok := sharedRules.Load(k); ok {
 		return r.(*nodeRules)
 	}
@@ -52,9 +52,12 @@ func sharedCompile(env *environment.EnvSet, limit uint64, root bool, s *schema.S
 // extensions, nullability and size limits), recursively; and the field
 // names of the node's declared type, which has fields a resource root or
 // an embedded resource ensures (apiVersion, kind, metadata.name, ...).
-func fingerprint(s *schema.Structural, decl *apiservercel.DeclType) [sha256.Size]byte {
+// memo, when not nil, keeps the hashes of subtrees (a subtree hash stands
+// for the subtree in its parent's), so that fingerprinting every node of
+// a schema costs its size, not its size times its depth.
+func fingerprint(s *schema.Structural, decl *apiservercel.DeclType, memo *shapeMemo) [sha256.Size]byte {
 	h := sha256.New()
-	writeShape(h, s)
+	memo.writeShape(h, s)
 	if decl != nil {
 		for _, k := range slices.Sorted(maps.Keys(decl.Fields)) {
 			h.Write([]byte(k))
@@ -66,7 +69,75 @@ func fingerprint(s *schema.Structural, decl *apiservercel.DeclType) [sha256.Size
 	return out
 }
 
-func writeShape(h hash.Hash, s *schema.Structural) {
+// shapeMemo keeps subtree hashes of one schema, by where the subtree is:
+// its address (items, additionalProperties) or its properties map and key
+// (property values are copied out of the map). The schema must outlive
+// the memo, so that no address is reused; a validator's builder holds both.
+type shapeMemo struct {
+	mu    sync.Mutex
+	nodes map[*schema.Structural][sha256.Size]byte
+	props map[propLoc][sha256.Size]byte
+}
+
+type propLoc struct {
+	m   uintptr
+	key string
+}
+
+// subtree returns the hash of s's shape.
+func (m *shapeMemo) subtree(s *schema.Structural) [sha256.Size]byte {
+	if m != nil {
+		m.mu.Lock()
+		v, ok := m.nodes[s]
+		m.mu.Unlock()
+		if ok {
+			return v
+		}
+	}
+	v := m.hashShape(s)
+	if m != nil {
+		m.mu.Lock()
+		if m.nodes == nil {
+			m.nodes = map[*schema.Structural][sha256.Size]byte{}
+		}
+		m.nodes[s] = v
+		m.mu.Unlock()
+	}
+	return v
+}
+
+// property returns the hash of the shape of props[key].
+func (m *shapeMemo) property(props map[string]schema.Structural, key string) [sha256.Size]byte {
+	p := props[key]
+	if m == nil {
+		return m.hashShape(&p)
+	}
+	loc := propLoc{m: reflect.ValueOf(props).Pointer(), key: key}
+	m.mu.Lock()
+	v, ok := m.props[loc]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = m.hashShape(&p)
+	m.mu.Lock()
+	if m.props == nil {
+		m.props = map[propLoc][sha256.Size]byte{}
+	}
+	m.props[loc] = v
+	m.mu.Unlock()
+	return v
+}
+
+func (m *shapeMemo) hashShape(s *schema.Structural) [sha256.Size]byte {
+	h := sha256.New()
+	m.writeShape(h, s)
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
+func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 	str := func(v string) {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(v)))
@@ -125,19 +196,27 @@ func writeShape(h hash.Hash, s *schema.Structural) {
 		}
 		flag(r.OptionalOldSelf != nil && *r.OptionalOldSelf)
 	}
+	sub := func(c *schema.Structural) {
+		if c == nil {
+			str("<nil>")
+			return
+		}
+		v := m.subtree(c)
+		h.Write(v[:])
+	}
 	str("items")
-	writeShape(h, s.Items)
+	sub(s.Items)
 	str("additional")
 	if a := s.AdditionalProperties; a != nil {
 		flag(a.Bool)
-		writeShape(h, a.Structural)
+		sub(a.Structural)
 	} else {
 		str("<none>")
 	}
 	str("properties")
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		str(k)
-		p := s.Properties[k]
-		writeShape(h, &p)
+		v := m.property(s.Properties, k)
+		h.Write(v[:])
 	}
 }

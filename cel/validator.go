@@ -123,7 +123,11 @@ func (n *node) compile() *nodeRules {
 		return r
 	}
 	if b.unmetered {
-		return sharedCompile(b.env, b.perCallLimit, n.isResourceRoot, n.compileSchema, n.declType, compile)
+		return sharedCompile(b.env, b.perCallLimit, n.isResourceRoot, fingerprint(n.compileSchema, n.declType, &b.shapes), compile)
+	}
+	if compileCache.Load() != nil {
+		fp := fingerprint(n.compileSchema, n.declType, &b.shapes)
+		return compile(&fp)
 	}
 	return compile(nil)
 }
@@ -186,6 +190,8 @@ type builder struct {
 	unmetered bool
 	// compiles counts the nodes whose rules were compiled (tests).
 	compiles atomic.Int64
+	// shapes memoizes the fingerprints of the schema's subtrees.
+	shapes shapeMemo
 }
 
 // build mirrors the apiserver's validator(): validationSchema carries the

@@ -445,8 +445,14 @@ func (p *Props) setKey(k string, x any, path *jpath) error {
 	case "x-kubernetes-map-type":
 		return strPtr(x, path, &p.XMapType)
 	case "x-kubernetes-validations":
+		if fastValidations(x, &p.XValidations) {
+			return nil
+		}
 		return viaJSON(x, path, &p.XValidations)
 	case "x-kubernetes-api-lifecycle":
+		if fastLifecycle(x, &p.XAPILifecycle) {
+			return nil
+		}
 		return viaJSON(x, path, &p.XAPILifecycle)
 	case "x-kubernetes-unions":
 		return viaJSON(x, path, &p.XUnions)
