@@ -52,6 +52,9 @@ func typeErr(path *jpath, v any, want string) error {
 // decodeGeneric parses JSON into nil, bool, json.Number, string, []any and
 // map[string]any.
 func decodeGeneric(b []byte) (any, error) {
+	if v, ok := decodeJSONFast(b); ok {
+		return v, nil
+	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
