@@ -9,6 +9,7 @@ import (
 	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apiserver/pkg/cel/library"
 )
 
@@ -71,6 +72,14 @@ type proveOptional struct {
 	val any
 	ok  bool
 }
+
+// proveQuantity is a value of the k8s quantity library (quantity(s)).
+type proveQuantity struct {
+	q *resource.Quantity
+}
+
+// proveBytes is a CEL bytes value (bytes(s)); only size() reads it.
+type proveBytes string
 
 // proveNone is the empty optional, boxed once.
 var proveNone any = proveOptional{}
@@ -520,6 +529,8 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			switch t := v.(type) {
 			case string:
 				return int64(utf8.RuneCountInString(t)), true
+			case proveBytes:
+				return int64(len(t)), true
 			case []any:
 				return int64(len(t)), true
 			case map[string]any:
@@ -572,6 +583,86 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				return nil, false
 			}
 			return re.MatchString(s), true
+		}
+	case fn == "trim" && target != nil && len(args) == 0:
+		// ext strings: strings.TrimSpace
+		return func(env *proveEnv) (any, bool) {
+			s, ok := proveString(target, env)
+			if !ok {
+				return nil, false
+			}
+			return strings.TrimSpace(s), true
+		}
+	case fn == "lowerAscii" && target != nil && len(args) == 0:
+		// ext strings: ASCII letters lowered, over runes (so valid UTF-8 only)
+		return func(env *proveEnv) (any, bool) {
+			s, ok := proveString(target, env)
+			if !ok || !utf8.ValidString(s) {
+				return nil, false
+			}
+			return strings.Map(func(r rune) rune {
+				if r >= 'A' && r <= 'Z' {
+					return r + ('a' - 'A')
+				}
+				return r
+			}, s), true
+		}
+	case fn == "split" && target != nil && len(args) == 1:
+		// ext strings: strings.Split
+		return func(env *proveEnv) (any, bool) {
+			s, sok := proveString(target, env)
+			sep, pok := proveString(args[0], env)
+			if !sok || !pok {
+				return nil, false
+			}
+			parts := strings.Split(s, sep)
+			out := make([]any, len(parts))
+			for i, p := range parts {
+				out[i] = p
+			}
+			return out, true
+		}
+	case (fn == "isQuantity" || fn == "quantity") && target == nil && len(args) == 1:
+		// k8s quantity library: resource.ParseQuantity; quantity() of an
+		// invalid string is an error (unknown here)
+		isTest := fn == "isQuantity"
+		return func(env *proveEnv) (any, bool) {
+			s, ok := proveString(args[0], env)
+			if !ok {
+				return nil, false
+			}
+			q, err := resource.ParseQuantity(s)
+			if isTest {
+				return err == nil, true
+			}
+			if err != nil {
+				return nil, false
+			}
+			return proveQuantity{q: &q}, true
+		}
+	case (fn == "isLessThan" || fn == "isGreaterThan" || fn == "compareTo") && target != nil && len(args) == 1:
+		return func(env *proveEnv) (any, bool) {
+			a, aok := target(env)
+			b, bok := args[0](env)
+			qa, isA := a.(proveQuantity)
+			qb, isB := b.(proveQuantity)
+			if !aok || !bok || !isA || !isB {
+				return nil, false
+			}
+			cmp := qa.q.Cmp(*qb.q)
+			switch fn {
+			case "isLessThan":
+				return cmp == -1, true
+			case "isGreaterThan":
+				return cmp == 1, true
+			}
+			return int64(cmp), true
+		}
+	case fn == overloads.TypeConvertBytes && target == nil && len(args) == 1:
+		// bytes(s): only its size is modelled
+		return func(env *proveEnv) (any, bool) {
+			s, ok := proveString(args[0], env)
+			return proveBytes(s), ok
 		}
 	case strings.HasPrefix(fn, "format.") && target == nil && len(args) == 0:
 		// format.dns1123Label(), ...: the k8s format library's constants

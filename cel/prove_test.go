@@ -55,9 +55,15 @@ var proveRules = []string{
 	`!format.dns1123Label().validate(self.?s.orValue('a')).hasValue()`,
 	`self.?m.orValue({}).all(k, format.qualifiedName().validate(k).orValue([]).size() < 2 && !format.labelValue().validate(self.m[k]).hasValue())`,
 	`format.dns1035Label().validate(self.?o.?px.orValue('x')).orValue(['a', 'b']).size() == 2`,
-	// left to CEL: the prover must say nothing wrong around them
 	`!has(self.q) || quantity(self.q).isGreaterThan(quantity('0'))`,
+	`!has(self.q) || !isQuantity(self.q) || !quantity(self.q).isLessThan(quantity('0'))`,
+	`!has(self.q) || !isQuantity(self.q) || quantity(self.q).compareTo(quantity('1')) <= 0`,
 	`self.?s.orValue('').lowerAscii() == self.?s.orValue('')`,
+	`self.?s.orValue('') == self.?s.orValue('').trim()`,
+	`!self.?s.orValue('').split('/').exists(p, p == '..')`,
+	`size(self.?s.orValue('')) == size(bytes(self.?s.orValue('')))`,
+	`self.?m.orValue({}).all(k, !format.qualifiedName().validate(k.lowerAscii()).hasValue())`,
+	// left to CEL: the prover must say nothing wrong around them
 	`self.s != ''`,
 	`self.l[3] != 'x'`,
 	`self.?num.orValue(0) + 9223372036854775800 > 0`,
@@ -80,7 +86,7 @@ properties:
 // randomProveObject draws an object whose fields are each absent or one of
 // a few values chosen to hit the rules' edges.
 func randomProveObject(r *rand.Rand) map[string]any {
-	strs := []any{"", "a", "b", "abc", "a-z", "x/../y", "zz", "k", "é", "m"}
+	strs := []any{"", "a", "b", "abc", "a-z", "x/../y", "zz", "k", "é", "m", " a ", "A/B", "..", "Ab\t"}
 	ints := []any{int64(0), int64(1), int64(-1), int64(65535), int64(65536), int64(9)}
 	pick := func(vs []any) any { return vs[r.Intn(len(vs))] }
 	obj := map[string]any{}
@@ -93,7 +99,7 @@ func randomProveObject(r *rand.Rand) map[string]any {
 	maybe("num", func() any { return pick(ints) })
 	maybe("d", func() any { return pick([]any{0.0, 0.5, 1.0, 2.5, int64(1), int64(0)}) })
 	maybe("b", func() any { return r.Intn(2) == 0 })
-	maybe("q", func() any { return pick([]any{"1", "0", "-1", "1Gi"}) })
+	maybe("q", func() any { return pick([]any{"1", "0", "-1", "1Gi", "x", "1.5", "-0.1m", ""}) })
 	maybe("l", func() any {
 		l := []any{}
 		for i := r.Intn(4); i > 0; i-- {

@@ -195,13 +195,13 @@ func proveEqual(a, b any) (bool, bool) {
 		switch b.(type) {
 		case nil:
 			return true, true
-		case []any, map[string]any, proveOptional:
+		case []any, map[string]any, proveOptional, proveQuantity, proveBytes:
 			return false, false
 		}
 		return false, true
 	case bool, string, proveType:
 		switch b.(type) {
-		case []any, map[string]any, proveOptional:
+		case []any, map[string]any, proveOptional, proveQuantity, proveBytes:
 			return false, false
 		}
 		return a == b, true
