@@ -78,16 +78,26 @@ type Finding struct {
 }
 
 // classify compares the verdicts of one document.
-func classify(v Verdicts, from, to int) Document {
+func classify(v Verdicts, c comparison) Document {
+	from, to := c.from, c.to
 	doc := Document{Verdicts: v}
 	fc, tc := &v.FromCreate, &v.ToCreate
-	fs, ts := stateOf(fc, from), stateOf(tc, to)
+	fs, ts := c.state(fc, from), c.state(tc, to)
 	add := func(f Finding) { doc.Findings = append(doc.Findings, f) }
 
 	var removed *resource.RemovedAPIError
 	switch {
 	case fs == stateSkipped || ts == stateSkipped:
 		doc.Class = Skipped
+		d := tc
+		if ts != stateSkipped {
+			d = fc
+		}
+		doc.SkipReason = d.SkipReason
+		if d.Err != nil {
+			// A missing schema, skipped after the comparison.
+			doc.SkipReason = d.Err.Error()
+		}
 		return doc
 	case errors.As(tc.Err, &removed):
 		add(removedFinding(removed.Lifecycle, from))
@@ -104,7 +114,7 @@ func classify(v Verdicts, from, to int) Document {
 	case fs == stateBad && ts == stateBad:
 		add(unchangedFinding(fc, tc, from, to))
 	case fs == stateOK && ts == stateOK && v.UpdateCompared &&
-		stateOf(&v.FromUpdate, from) == stateOK && stateOf(&v.ToUpdate, to) == stateBad:
+		c.state(&v.FromUpdate, from) == stateOK && c.state(&v.ToUpdate, to) == stateBad:
 		add(Finding{Category: NewlyRejected, OnUpdate: true, Message: fmt.Sprintf("an unchanged update is rejected by %s, accepted by %s", release(to), release(from)), Errors: Problems(&v.ToUpdate)})
 	}
 	if ts == stateOK || ts == stateBad {

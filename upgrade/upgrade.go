@@ -74,6 +74,8 @@ type Document struct {
 	// NewlyRejected, Unchanged, NewlyAccepted, Failed, Skipped,
 	// Unaffected), for the summary.
 	Class Category
+	// SkipReason says why a Skipped document was not compared.
+	SkipReason string
 }
 
 // Result is the outcome of Check: one Document per input document, in
@@ -96,6 +98,9 @@ func Check(ctx context.Context, docs []manifest.Document, opts Options) (*Result
 		}
 		ro := opts.Run
 		ro.Progress = nil
+		// Missing schemas are skipped after the comparison, which tells
+		// them from versions one release does not serve yet.
+		ro.IgnoreMissingSchemas = false
 		ro.Check.KubernetesMinor = minor
 		ro.Old = nil
 		if update {
@@ -126,7 +131,7 @@ func Check(ctx context.Context, docs []manifest.Document, opts Options) (*Result
 			FromUpdate: runs[2].Documents[i], ToUpdate: runs[3].Documents[i],
 			UpdateCompared: !dup[i],
 		}
-		out.Documents[i] = classify(v, opts.From, opts.To)
+		out.Documents[i] = classify(v, comparison{from: opts.From, to: opts.To, ignoreMissing: opts.Run.IgnoreMissingSchemas})
 	}
 	return out, nil
 }
@@ -218,6 +223,24 @@ const (
 	stateFailed               // not validated: unreadable, no schema, schema error
 	stateSkipped              // deliberately not validated
 )
+
+// comparison is what classify needs besides the verdicts.
+type comparison struct {
+	from, to int
+	// ignoreMissing is RunOptions.IgnoreMissingSchemas: a kind without a
+	// schema at a release that is not a built-in version the release does
+	// not serve yet is skipped.
+	ignoreMissing bool
+}
+
+// state reduces a verdict at 1.<minor>.
+func (c comparison) state(d *report.DocumentResult, minor int) state {
+	s := stateOf(d, minor)
+	if s == stateFailed && c.ignoreMissing && d.ErrKind == report.ErrNoSchema {
+		return stateSkipped
+	}
+	return s
+}
 
 func stateOf(d *report.DocumentResult, minor int) state {
 	switch d.Outcome() {

@@ -94,7 +94,7 @@ func TestCheckReleases(t *testing.T) {
 			from, to int
 			w        want
 		}{{35, 37, tc.upgrade}, {37, 35, tc.downg}} {
-			res := check(t, dir.from, dir.to, filepath.Join("testdata", tc.file))
+			res := check(t, dir.from, dir.to, filepath.Join("testdata", "releases", tc.file))
 			if len(res.Documents) != 1 {
 				t.Fatalf("%s: %d documents", tc.file, len(res.Documents))
 			}
@@ -130,7 +130,7 @@ func TestCheckReleases(t *testing.T) {
 // The removed and deprecated findings carry the release data apart, for
 // the JSON output.
 func TestRemovedFields(t *testing.T) {
-	res := check(t, 35, 37, "testdata/volumeattributesclass-v1beta1.yaml", "testdata/storageversionmigration-v1beta1.yaml")
+	res := check(t, 35, 37, "testdata/releases/volumeattributesclass-v1beta1.yaml", "testdata/releases/storageversionmigration-v1beta1.yaml")
 	got := []Finding{res.Documents[0].Findings[0], res.Documents[1].Findings[0]}
 	want := []Finding{
 		{Category: Removed, RemovedIn: "1.37", DeprecatedIn: "1.34", Replacement: "storage.k8s.io/v1 VolumeAttributesClass"},
@@ -220,7 +220,7 @@ func TestRegistryHook(t *testing.T) {
 
 // A document that cannot be read fails, and the others are still compared.
 func TestFailedDocument(t *testing.T) {
-	docs, err := manifest.Read([]string{"-"}, strings.NewReader("a: [\n---\n"+mustRead(t, "testdata/deployment.yaml")), manifest.Options{})
+	docs, err := manifest.Read([]string{"-"}, strings.NewReader("a: [\n---\n"+mustRead(t, "testdata/releases/deployment.yaml")), manifest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func mustRead(t *testing.T, path string) string {
 // The JSON format holds every document with its four verdicts, and the
 // unchanged problems the text format only counts.
 func TestWriteJSON(t *testing.T) {
-	res := check(t, 35, 37, "testdata/deployment-invalid.yaml", "testdata/service-digit-name.yaml")
+	res := check(t, 35, 37, "testdata/releases/deployment-invalid.yaml", "testdata/releases/service-digit-name.yaml")
 	var buf bytes.Buffer
 	if err := Write(&buf, "json", res, WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -289,5 +289,32 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if err := Write(&buf, "yaml", res, WriteOptions{}); err == nil {
 		t.Error("unknown format accepted")
+	}
+}
+
+// --ignore-missing-schemas skips kinds kdv has no schema for, not a
+// built-in version the older release does not serve yet: a rollback
+// still reports it as newly rejected.
+func TestIgnoreMissingSchemas(t *testing.T) {
+	docs, err := manifest.Read([]string{"testdata/releases/storageversionmigration-v1.yaml", "testdata/hook/widgets.yaml"}, nil, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(context.Background(), docs, Options{From: 37, To: 35, Registry: builtinRegistry, Run: resource.RunOptions{IgnoreMissingSchemas: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var classes []Category
+	for _, d := range res.Documents {
+		classes = append(classes, d.Class)
+	}
+	if want := []Category{NewlyRejected, Skipped, Skipped, Skipped, Skipped}; !slices.Equal(classes, want) {
+		t.Errorf("classes %v, want %v", classes, want)
+	}
+	if r := res.Documents[1].SkipReason; r != "no schema for example.kdv.dev/v1, Kind=Widget" {
+		t.Errorf("skip reason %q", r)
+	}
+	if code := res.ExitCode(); code != report.ExitInvalid {
+		t.Errorf("exit %d, want 1", code)
 	}
 }

@@ -17,6 +17,9 @@ import (
 type Summary struct {
 	Files     int
 	Documents int
+	// NotManifests counts the inputs that are not Kubernetes objects (a
+	// Helm values file, a CI workflow), skipped as kdv validate skips them.
+	NotManifests int
 	// Counts maps each category to its number of documents.
 	Counts map[Category]int
 }
@@ -29,6 +32,7 @@ func (r *Result) Summary() Summary {
 	for i := range r.Documents {
 		d := &r.Documents[i]
 		if d.ToCreate.NotManifest && d.ToCreate.Err == nil {
+			s.NotManifests++
 			continue
 		}
 		if !files[d.ToCreate.File] {
@@ -68,7 +72,11 @@ func (s Summary) String(from, to int) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(string(c), "-", " ")))
 		}
 	}
-	return fmt.Sprintf("%s in %s, %s -> %s: %s", plural(s.Documents, "document"), plural(s.Files, "file"), release(from), release(to), strings.Join(parts, ", "))
+	out := fmt.Sprintf("%s in %s, %s -> %s: %s", plural(s.Documents, "document"), plural(s.Files, "file"), release(from), release(to), strings.Join(parts, ", "))
+	if s.NotManifests > 0 {
+		out += "; " + plural(s.NotManifests, "non-manifest") + " skipped"
+	}
+	return out
 }
 
 // ExitCode is kdv's exit code for r: 3 for an internal error, 2 when a
@@ -122,8 +130,9 @@ func Write(w io.Writer, format string, r *Result, opts WriteOptions) error {
 //	file:line: group/Kind namespace/name: <category>: <message>
 //
 // with one line per error for newly rejected and newly accepted documents
-// (and, with opts.ShowUnchanged, for documents invalid at both), then the
-// summary line.
+// (and, with opts.ShowUnchanged, for documents invalid at both), a line
+// per skipped document ("file:line: skipped: not a manifest: ..." for an
+// input that is not a Kubernetes object), then the summary line.
 func WriteText(w io.Writer, r *Result, opts WriteOptions) error {
 	bw := bufio.NewWriter(w)
 	from, to := release(r.From), release(r.To)
@@ -131,14 +140,18 @@ func WriteText(w io.Writer, r *Result, opts WriteOptions) error {
 		d := &r.Documents[i]
 		loc := &d.ToCreate
 		line := func(at int, msg string) {
-			pos := loc.File
-			if at > 0 {
-				pos += ":" + strconv.Itoa(at)
-			}
+			pos := location(loc.File, at)
 			if id := loc.Identity(); id != "" {
 				msg = id + ": " + msg
 			}
 			fmt.Fprintf(bw, "%s: %s\n", pos, msg)
+		}
+		if d.Class == Skipped {
+			if loc.NotManifest && loc.Err == nil {
+				fmt.Fprintf(bw, "%s: skipped: %s\n", location(loc.File, loc.Line), d.SkipReason)
+			} else {
+				line(loc.Line, "skipped: "+d.SkipReason)
+			}
 		}
 		for _, f := range d.Findings {
 			switch f.Category {
@@ -194,6 +207,14 @@ func WriteText(w io.Writer, r *Result, opts WriteOptions) error {
 	return bw.Flush()
 }
 
+// location is "file:line", or "file" when the line is unknown.
+func location(file string, line int) string {
+	if line > 0 {
+		return file + ":" + strconv.Itoa(line)
+	}
+	return file
+}
+
 // jsonDocument is one document of the JSON format.
 type jsonDocument struct {
 	File       string            `json:"file"`
@@ -206,6 +227,7 @@ type jsonDocument struct {
 	Namespace  string            `json:"namespace,omitempty"`
 	Name       string            `json:"name,omitempty"`
 	Class      Category          `json:"class"`
+	SkipReason string            `json:"skipReason,omitempty"`
 	Verdicts   map[string]string `json:"verdicts"`
 	Findings   []Finding         `json:"findings,omitempty"`
 }
@@ -229,7 +251,7 @@ func WriteJSON(w io.Writer, r *Result, _ WriteOptions) error {
 			continue
 		}
 		jd := jsonDocument{File: loc.File, Line: loc.Line, Index: loc.Index, Via: loc.Via, Template: loc.Template,
-			Kind: loc.GVK.Kind, Namespace: loc.Namespace, Name: loc.Name, Class: d.Class, Findings: d.Findings,
+			Kind: loc.GVK.Kind, Namespace: loc.Namespace, Name: loc.Name, Class: d.Class, SkipReason: d.SkipReason, Findings: d.Findings,
 			Verdicts: map[string]string{"fromCreate": d.FromCreate.Outcome().String(), "toCreate": d.ToCreate.Outcome().String()}}
 		if !loc.GVK.Empty() {
 			jd.APIVersion = loc.GVK.GroupVersion().String()
@@ -241,7 +263,7 @@ func WriteJSON(w io.Writer, r *Result, _ WriteOptions) error {
 		out.Documents = append(out.Documents, jd)
 	}
 	s := r.Summary()
-	out.Summary["files"], out.Summary["documents"] = s.Files, s.Documents
+	out.Summary["files"], out.Summary["documents"], out.Summary["notManifests"] = s.Files, s.Documents, s.NotManifests
 	for _, c := range Categories {
 		out.Summary[string(c)] = s.Counts[c]
 	}

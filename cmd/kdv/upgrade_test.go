@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const upgradeData = "../../upgrade/testdata/"
+const upgradeData = "../../upgrade/testdata/releases/"
 
 // kdv upgrade-check's text output, exit codes and defaults (--from the
 // oldest embedded release, --to the newest). The verdicts are checked
@@ -70,11 +70,11 @@ func TestUpgradeCheckUsage(t *testing.T) {
 // The input is read as kdv validate reads it: stdin, and --crds (here
 // from stdin, which every release's registry reads).
 func TestUpgradeCheckInputs(t *testing.T) {
-	crd, err := os.ReadFile(filepath.Join(upgradeData, "hook", "crd-new.yaml"))
+	crd, err := os.ReadFile(filepath.Join(upgradeData, "..", "hook", "crd-new.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := kdv(t, string(crd), "upgrade-check", "-o", "json", "--crds", "-", upgradeData+"hook/widgets.yaml")
+	code, out, errOut := kdv(t, string(crd), "upgrade-check", "-o", "json", "--crds", "-", upgradeData+"../hook/widgets.yaml")
 	if code != exitValid {
 		t.Errorf("exit %d, want 0\n%s%s", code, out, errOut)
 	}
