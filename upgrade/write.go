@@ -109,6 +109,9 @@ type WriteOptions struct {
 	ShowUnchanged bool
 	// NoSummary leaves the text format's summary line out.
 	NoSummary bool
+	// Verbose lists the unaffected documents too ("valid at 1.35 and
+	// 1.37"), as kdv validate -v lists valid ones.
+	Verbose bool
 }
 
 // Formats are the output formats of Write.
@@ -146,6 +149,9 @@ func WriteText(w io.Writer, r *Result, opts WriteOptions) error {
 			}
 			fmt.Fprintf(bw, "%s: %s\n", pos, msg)
 		}
+		if opts.Verbose && d.Class == Unaffected {
+			line(loc.Line, fmt.Sprintf("valid at %s and %s", from, to))
+		}
 		if d.Class == Skipped {
 			if loc.NotManifest && loc.Err == nil {
 				fmt.Fprintf(bw, "%s: skipped: %s\n", location(loc.File, loc.Line), d.SkipReason)
@@ -162,7 +168,7 @@ func WriteText(w io.Writer, r *Result, opts WriteOptions) error {
 			case WarningChanged:
 				line(loc.Line, f.Message)
 			case Failed:
-				line(loc.Line, "not validated: "+f.Message)
+				line(loc.Line, "not validated: "+withoutLocation(f.Message, loc.File))
 			case NewlyRejected:
 				tag := "newly rejected by " + to
 				if f.OnUpdate {
@@ -205,6 +211,20 @@ func WriteText(w io.Writer, r *Result, opts WriteOptions) error {
 		fmt.Fprintln(bw, r.Summary().String(r.From, r.To))
 	}
 	return bw.Flush()
+}
+
+// withoutLocation removes the "file:line: " that parse errors start with,
+// since the line says where already.
+func withoutLocation(msg, file string) string {
+	rest, ok := strings.CutPrefix(msg, file+":")
+	if !ok {
+		return msg
+	}
+	i := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if i <= 0 || !strings.HasPrefix(rest[i:], ": ") {
+		return msg
+	}
+	return rest[i+2:]
 }
 
 // location is "file:line", or "file" when the line is unknown.

@@ -184,7 +184,7 @@ func runUpgradeCheck(cmd *cobra.Command, args []string, f upgradeFlags, ignore f
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	if err := upgrade.Write(cmd.OutOrStdout(), f.output, res, upgrade.WriteOptions{ShowUnchanged: f.showUnchanged, NoSummary: !f.input.summary}); err != nil {
+	if err := upgrade.Write(cmd.OutOrStdout(), f.output, res, upgrade.WriteOptions{ShowUnchanged: f.showUnchanged, NoSummary: !f.input.summary, Verbose: f.input.verbose}); err != nil {
 		return &exitError{exitInternal, err}
 	}
 	code := res.ExitCode()

@@ -104,4 +104,8 @@ func TestUpgradeCheckInputs(t *testing.T) {
 	if code != exitValid || out != "" {
 		t.Errorf("stdin: exit %d, output %q", code, out)
 	}
+	_, out, _ = kdv(t, string(deployment), "upgrade-check", "--summary=false", "-v", "--no-config", "-")
+	if want := "-:2: apps/Deployment default/web: valid at 1.35 and 1.37\n"; out != want {
+		t.Errorf("-v: output %q, want %q", out, want)
+	}
 }
