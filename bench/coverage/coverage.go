@@ -421,7 +421,7 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				}
 				r.Type = "Duplicate"
 			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-				"minItems", "maxItems", "pattern", "format", "enum", "multipleOf":
+				"minItems", "maxItems", "maxProperties", "pattern", "format", "enum", "multipleOf":
 				r.Type = "Invalid"
 				if t.Name == "enum" {
 					r.Type = "NotSupported"
@@ -429,7 +429,8 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				if t.Name == "maxLength" {
 					r.Type = "TooLong"
 				}
-				if t.Name == "maxItems" {
+				// a map's size bound reports Too many, as a list's
+				if t.Name == "maxItems" || t.Name == "maxProperties" {
 					r.Type = "TooMany"
 				}
 			default:
