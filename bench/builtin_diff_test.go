@@ -17,6 +17,9 @@ type bcase struct {
 	Kind     string // group/kind, the table's row
 	Mutation string // mutation kind, "corpus" for the unmutated example
 	Obj, Old []byte
+	// Stored marks a mutation as an unchanged update of itself: an
+	// object stored before a rule applied, meeting it on an update.
+	Stored bool
 }
 
 // bresult is the comparison of one case.
@@ -71,6 +74,13 @@ func builtinCases(exs []builtinExample, perKind int) []bcase {
 			// would create it, not update the example.
 			if stored && sameIdentity(ex.Obj, m.Obj) {
 				cases = append(cases, bcase{Name: n + " update", Kind: kind, Mutation: m.Kind, Obj: mb, Old: body})
+			}
+			// The mutation as an unchanged update of itself: an object
+			// stored before a rule existed (or by another release) meets
+			// the rule again on every update. Hand-written validation does
+			// not ratchet; validation-gen's and CRDs' does.
+			if stored {
+				cases = append(cases, bcase{Name: n + " update unchanged", Kind: kind, Mutation: m.Kind, Obj: mb, Old: mb, Stored: true})
 			}
 		}
 	}
@@ -314,10 +324,12 @@ func TestBuiltinDifferential(t *testing.T) {
 	exs := append(loadBuiltinCorpus(t), loadBuiltinSeeds(t)...)
 	cases := builtinCases(exs, builtinMutationsPerKind())
 	rs := runBuiltinCases(cases)
-	var judged []bresult
+	var judged, stored []bresult
 	skipped := 0
 	for _, r := range rs {
 		switch {
+		case r.Err == nil && r.Case.Stored:
+			stored = append(stored, r)
 		case r.Err == nil:
 			judged = append(judged, r)
 		case errors.Is(r.Err, errKDVNoSchema):
@@ -350,6 +362,17 @@ func TestBuiltinDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("miss classes:\n%s", classTable(judged, miss, refSide, 40))
+	// Stored objects: which checks the apiserver repeats on an unchanged
+	// update differs per check (hand-written update validation often
+	// checks only what changed; validation-gen ratchets), and kdv ratchets
+	// every unchanged value, so it misses here rather than reject what the
+	// apiserver accepts. Its false rejections are bounded, not zero yet.
+	storedByKind, storedTotal := tabulate(stored, func(r *bresult) string { return r.Case.Kind })
+	t.Logf("stored objects (invalid mutations as unchanged updates), per kind:\n%s", agreementTable("kind", storedByKind, storedTotal))
+	t.Logf("stored objects, false rejection classes:\n%s", classTable(stored, fr, kdvSide, 60))
+	if storedTotal.FalseRejections > maxStoredFalseRejections {
+		t.Errorf("stored objects: %d false rejections, more than the %d known; classes above", storedTotal.FalseRejections, maxStoredFalseRejections)
+	}
 	tricky := runTrickyCases(t)
 	if f := os.Getenv("KDV_BUILTIN_RESULTS"); f != "" {
 		var b strings.Builder
@@ -368,11 +391,20 @@ func TestBuiltinDifferential(t *testing.T) {
 		}
 		b.WriteString("\n### Message-difference classes\n\nBoth reject for the same causes, with different messages: the field and error type of the first message the apiserver prints that kdv does not (or, marked +, the first kdv prints that the apiserver does not).\n\n" + classTable(judged, msgDiff, messageDiffSide, 40))
 		b.WriteString("\n### Tricky inputs\n\n" + tricky)
+		fmt.Fprintf(&b, "\n### Stored objects: invalid mutations as unchanged updates\n\nEach mutation above also as an unchanged update of itself (%d cases): an object stored before a rule applied (an older release, a rule added since) meets the rule again on every update. Which checks the apiserver repeats then differs per check: hand-written update validation often checks only what changed, validation-gen's declarative validation ratchets. kdv ratchets every unchanged value (errors become warnings), so it misses here rather than reject what the apiserver accepts; its false rejections here are known gaps (at most %d, checked).\n\n", storedTotal.Cases, maxStoredFalseRejections)
+		b.WriteString(agreementTable("kind", storedByKind, storedTotal))
+		b.WriteString("\n#### False-rejection classes (stored objects)\n\n" + classTable(stored, fr, kdvSide, 60))
+		b.WriteString("\n#### Miss classes (stored objects)\n\n" + classTable(stored, miss, refSide, 20))
 		if err := writeResultsSection(f, b.String()); err != nil {
 			t.Error(err)
 		}
 	}
 }
+
+// maxStoredFalseRejections bounds the false rejections among stored
+// objects (see TestBuiltinDifferential): required fields and a decode
+// error the apiserver does not check again on an unchanged update.
+const maxStoredFalseRejections = 6
 
 const (
 	resultsBegin = "<!-- builtin-results:begin -->"
