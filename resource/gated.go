@@ -107,7 +107,7 @@ func offGate(l schema.Lifecycle, minor int, fg builtin.FeatureGates) (gate, why 
 func stageWord(stage string) string {
 	switch stage {
 	case builtin.StagePreAlpha:
-		return "not yet in this release"
+		return "pre-alpha (not in this release yet)"
 	case builtin.StageGA:
 		return "GA"
 	}
