@@ -230,3 +230,34 @@ func TestGateNamingFieldsHaveLifecycle(t *testing.T) {
 		}
 	}
 }
+
+// ParseFeatureGates never panics; what it accepts, it accepts again from
+// its own setting, and every gate it sets by name is one it knows.
+func FuzzParseFeatureGates(f *testing.F) {
+	for _, s := range []string{"", "ContainerStopSignals=true", "AllAlpha=true,PodLevelResources=false", "a=b=c", ",,=,", "X", " InPlacePodVerticalScaling = true "} {
+		f.Add(s, 37)
+	}
+	f.Fuzz(func(t *testing.T, value string, minor int) {
+		minor = 30 + (minor%10+10)%10
+		fg, err := ParseFeatureGates(value, minor)
+		if err != nil {
+			return
+		}
+		var parts []string
+		for name, on := range fg.set {
+			if _, ok := FeatureGate(name, minor); !ok {
+				t.Fatalf("%q: set unknown gate %q", value, name)
+			}
+			parts = append(parts, fmt.Sprintf("%s=%v", name, on))
+		}
+		again, err := ParseFeatureGates(strings.Join(parts, ","), minor)
+		if err != nil {
+			t.Fatalf("%q: its setting %v does not parse: %v", value, parts, err)
+		}
+		for name := range fg.set {
+			if again.Enabled(name, minor) != fg.Enabled(name, minor) {
+				t.Fatalf("%q: %s differs", value, name)
+			}
+		}
+	})
+}
