@@ -114,106 +114,219 @@ func stageWord(stage string) string {
 	return stage
 }
 
-// gatedPresent returns the paths, as dropGated words them, of the gated
-// fields set in obj.
-func gatedPresent(obj map[string]any, fields []gatedField) map[string]bool {
-	var out map[string]bool
-	for _, f := range fields {
-		visitGated(obj, f.steps, func(path string, m map[string]any, key string) {
-			if m[key] != nil {
-				if out == nil {
-					out = map[string]bool{}
+// gatedSet holds the gated fields of a kind that applyGates acts on or
+// warns about (gate off, or a status the level warns about) as a tree of
+// their steps, so that one walk of an object visits them all, and only
+// the parts of the object they are in.
+type gatedSet struct {
+	fields []gatedField
+	root   *gatedNode
+}
+
+// gatedNode is one step of the tree: its property children (keys sorted,
+// for the warnings' order), items and map values, and the field ending
+// here, if any (index + 1 into gatedSet.fields).
+type gatedNode struct {
+	keys          []string
+	props         map[string]*gatedNode
+	items, values *gatedNode
+	field         int
+}
+
+// newGatedSet returns the set of the fields applyGates needs, nil when
+// none.
+func newGatedSet(all []gatedField) *gatedSet {
+	g := &gatedSet{root: &gatedNode{}}
+	for _, f := range all {
+		if f.off == "" && !f.warn {
+			continue // kept, nothing to say
+		}
+		g.fields = append(g.fields, f)
+		n := g.root
+		for _, step := range f.steps {
+			switch step {
+			case stepItems:
+				if n.items == nil {
+					n.items = &gatedNode{}
 				}
-				out[path] = true
+				n = n.items
+			case stepValues:
+				if n.values == nil {
+					n.values = &gatedNode{}
+				}
+				n = n.values
+			default:
+				c := n.props[step]
+				if c == nil {
+					if n.props == nil {
+						n.props = map[string]*gatedNode{}
+					}
+					c = &gatedNode{}
+					n.props[step] = c
+					n.keys = append(n.keys, step)
+					slices.Sort(n.keys)
+				}
+				n = c
 			}
-		})
+		}
+		n.field = len(g.fields)
 	}
-	return out
+	if len(g.fields) == 0 {
+		return nil
+	}
+	return g
 }
 
-// inUse reports whether obj sets the field anywhere, the question the
-// strategies' "...InUse(oldSpec)" helpers ask before dropping it.
-func inUse(obj map[string]any, f gatedField) bool {
-	used := false
-	visitGated(obj, f.steps, func(_ string, m map[string]any, key string) {
-		used = used || m[key] != nil
-	})
-	return used
+// present returns the paths, as apply words them, of the fields set in
+// obj.
+func (g *gatedSet) present(obj map[string]any) map[string]bool {
+	w := gatedWalk{g: g, mode: walkPresent}
+	w.node(obj, g.root)
+	return w.present
 }
 
-// applyGates does what PrepareForCreate and PrepareForUpdate do with the
-// gated fields of obj (old is nil on create), and returns the warnings:
-// a field whose gate is off is dropped (said when present lists it: it was
-// in the input, not set by defaulting), unless old uses it; a field kept
-// whose status the level asks about is said to be alpha or beta.
-func applyGates(obj, old map[string]any, fields []gatedField, present map[string]bool) []string {
-	var warnings []string
-	for _, f := range fields {
-		keep := f.off == ""
-		keptByOld := !keep && old != nil && inUse(old, f)
-		visitGated(obj, f.steps, func(path string, m map[string]any, key string) {
-			v, ok := m[key]
-			if !ok {
-				return
+// apply does what PrepareForCreate and PrepareForUpdate do with the gated
+// fields of obj (old is nil on create), and returns the warnings: a field
+// whose gate is off is dropped (said when present lists it: it was in the
+// input, not set by defaulting), unless old uses it, the question the
+// strategies' "...InUse(oldSpec)" helpers ask; a field kept whose status
+// the level asks about is said to be alpha or beta.
+func (g *gatedSet) apply(obj, old map[string]any, present map[string]bool) []string {
+	w := gatedWalk{g: g, present: present}
+	if old != nil {
+		w.mode, w.used = walkInUse, make([]bool, len(g.fields))
+		w.node(old, g.root)
+	}
+	w.mode = walkApply
+	w.node(obj, g.root)
+	return w.warnings
+}
+
+// Modes of gatedWalk.
+const (
+	walkApply = iota
+	walkPresent
+	walkInUse
+)
+
+// gatedWalk is one walk of an object along a gatedSet's tree. It keeps the
+// path as segments and words it only for a warning or a present field:
+// validating an object that sets no gated field allocates nothing.
+type gatedWalk struct {
+	g    *gatedSet
+	mode int
+	segs []pathSeg
+	// present: walkPresent fills it, walkApply reads it.
+	present map[string]bool
+	// used: walkInUse marks the fields old sets; walkApply keeps them.
+	used     []bool
+	warnings []string
+}
+
+// pathSeg is a property name, or an index or map key (bracketed).
+type pathSeg struct {
+	key     string
+	index   int
+	bracket bool
+}
+
+func (w *gatedWalk) path() string {
+	var b strings.Builder
+	for i, s := range w.segs {
+		switch {
+		case !s.bracket:
+			if i > 0 {
+				b.WriteByte('.')
 			}
-			switch {
-			case !keep && !keptByOld:
-				if v != nil && present[path] {
-					warnings = append(warnings, fmt.Sprintf("%s: dropped: %s; the apiserver drops this field before validating (on update it keeps it when the old object uses it)", path, f.why))
+			b.WriteString(s.key)
+		case s.key != "":
+			b.WriteString("[" + s.key + "]")
+		default:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		}
+	}
+	return b.String()
+}
+
+// node visits x, the value at tree node n.
+func (w *gatedWalk) node(x any, n *gatedNode) {
+	if len(w.segs) > maxGatedDepth {
+		return
+	}
+	if n.items != nil {
+		l, _ := x.([]any)
+		for j, it := range l {
+			w.segs = append(w.segs, pathSeg{index: j, bracket: true})
+			w.node(it, n.items)
+			w.segs = w.segs[:len(w.segs)-1]
+		}
+	}
+	if n.values != nil {
+		if m, _ := x.(map[string]any); len(m) > 0 {
+			for _, k := range sortedProps(m) {
+				w.segs = append(w.segs, pathSeg{key: k, bracket: true})
+				w.node(m[k], n.values)
+				w.segs = w.segs[:len(w.segs)-1]
+			}
+		}
+	}
+	if len(n.keys) == 0 {
+		return
+	}
+	m, ok := x.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, k := range n.keys {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		c := n.props[k]
+		w.segs = append(w.segs, pathSeg{key: k})
+		if c.field == 0 || !w.at(m, k, v, c.field-1) {
+			w.node(v, c)
+		}
+		w.segs = w.segs[:len(w.segs)-1]
+	}
+}
+
+// at handles one occurrence of field i, m[key] = v, and reports whether
+// it dropped it.
+func (w *gatedWalk) at(m map[string]any, key string, v any, i int) bool {
+	f := &w.g.fields[i]
+	switch w.mode {
+	case walkPresent:
+		if v != nil {
+			if w.present == nil {
+				w.present = map[string]bool{}
+			}
+			w.present[w.path()] = true
+		}
+	case walkInUse:
+		w.used[i] = w.used[i] || v != nil
+	case walkApply:
+		keptByOld := w.used != nil && w.used[i]
+		switch {
+		case f.off != "" && !keptByOld:
+			if v != nil && len(w.present) > 0 {
+				if p := w.path(); w.present[p] {
+					w.warnings = append(w.warnings, fmt.Sprintf("%s: dropped: %s; the apiserver drops this field before validating (on update it keeps it when the old object uses it)", p, f.why))
 				}
-				delete(m, key)
-			case f.warn && v != nil && present[path]:
+			}
+			delete(m, key)
+			return true
+		case f.warn && v != nil && len(w.present) > 0:
+			if p := w.path(); w.present[p] {
 				how := "feature gate " + f.gates
 				if keptByOld {
 					how = f.why + "; kept because the old object uses it"
 				}
-				warnings = append(warnings, fmt.Sprintf("%s: %s field (%s): it may change or go away in a later release", path, f.status, how))
+				w.warnings = append(w.warnings, fmt.Sprintf("%s: %s field (%s): it may change or go away in a later release", p, f.status, how))
 			}
-		})
-	}
-	return warnings
-}
-
-// visitGated calls fn with the path, parent map and key of every
-// occurrence of the field in obj.
-func visitGated(obj map[string]any, steps []string, fn func(path string, m map[string]any, key string)) {
-	var visit func(x any, i int, path string)
-	visit = func(x any, i int, path string) {
-		if i >= len(steps) {
-			return
-		}
-		switch step := steps[i]; step {
-		case stepItems:
-			l, _ := x.([]any)
-			for j, it := range l {
-				visit(it, i+1, path+"["+strconv.Itoa(j)+"]")
-			}
-		case stepValues:
-			m, _ := x.(map[string]any)
-			for _, k := range sortedProps(m) {
-				visit(m[k], i+1, path+"["+k+"]")
-			}
-		default:
-			m, ok := x.(map[string]any)
-			if !ok {
-				return
-			}
-			v, ok := m[step]
-			if !ok {
-				return
-			}
-			p := step
-			if path != "" {
-				p = path + "." + step
-			}
-			if i < len(steps)-1 {
-				visit(v, i+1, p)
-				return
-			}
-			fn(p, m, step)
 		}
 	}
-	visit(obj, 0, "")
+	return false
 }
 
 // splitGates returns the gates of a featureGate value ("A" or "A,B").

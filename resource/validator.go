@@ -96,7 +96,7 @@ type Validator struct {
 	// gated are the built-in kind's fields guarded by feature gates: those
 	// whose gates are off are dropped before validation as the apiserver's
 	// strategies drop them.
-	gated []gatedField
+	gated *gatedSet
 }
 
 // Outcome is the verdict on one object.
@@ -177,7 +177,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		if minor == 0 {
 			minor = validation.DefaultKubernetesMinor
 		}
-		out.gated = gatedFields(s.Structural, minor, opts.FeatureGates, opts.LifecycleWarnings)
+		out.gated = newGatedSet(gatedFields(s.Structural, minor, opts.FeatureGates, opts.LifecycleWarnings))
 	}
 	return out, nil
 }
@@ -208,8 +208,8 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 	// The gated fields the input sets, before defaulting may set more: a
 	// field is said to be dropped only when the manifest has it.
 	var present map[string]bool
-	if len(v.gated) > 0 {
-		present = gatedPresent(obj, v.gated)
+	if v.gated != nil {
+		present = v.gated.present(obj)
 	}
 	unknown, err := v.decode(obj)
 	if err != nil {
@@ -240,9 +240,9 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 		}
 	}
 	var dropped []string
-	if len(v.gated) > 0 {
+	if v.gated != nil {
 		// old is stored: the apiserver kept what it holds.
-		dropped = applyGates(obj, old, v.gated, present)
+		dropped = v.gated.apply(obj, old, present)
 	}
 	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
 	out.Warnings = append(dropped, out.Warnings...)
