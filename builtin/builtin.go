@@ -17,6 +17,7 @@
 // of kubectl-validate's builtin schemas.
 package builtin
 
+//go:generate go run ./internal/cmd/genfeaturegates -out data/featuregates.json
 //go:generate go run ./internal/cmd/gen -minor 37 -out data/v1.37.json.gz
 //go:generate go run ./internal/cmd/gen -minor 36 -api v0.36.6 -out data/v1.36.json.gz
 //go:generate go run ./internal/cmd/gen -minor 35 -api v0.35.10 -out data/v1.35.json.gz

@@ -22,6 +22,7 @@ type settings struct {
 	fieldValidation string
 	schemes         []*runtime.Scheme
 	skipCRDChecks   bool
+	featureGates    string
 }
 
 // WithCRDFiles adds the CustomResourceDefinitions in files and
@@ -50,6 +51,16 @@ func WithCRDs(objs ...any) Option {
 // New fails for a release kdv does not embed, naming those it does.
 func WithBuiltins(version string) Option {
 	return func(s *settings) { s.version = version }
+}
+
+// WithFeatureGates models a cluster whose kube-apiserver runs with
+// --feature-gates value ("Gate=true,Other=false", AllAlpha and AllBeta
+// too). Fields of built-in kinds whose gates are off in it (by default:
+// alpha gates, and beta gates off by default) are dropped before
+// validation, as the apiserver drops them, with a warning; New fails for
+// a gate the release does not know or cannot set.
+func WithFeatureGates(value string) Option {
+	return func(s *settings) { s.featureGates = value }
 }
 
 // WithOpenAPI adds the kinds of the OpenAPI v3 documents under dirs (an

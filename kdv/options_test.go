@@ -328,3 +328,31 @@ func TestNewWarnings(t *testing.T) {
 		t.Errorf("Warnings = %q", w)
 	}
 }
+
+// WithFeatureGates models the cluster's gates: an alpha field is dropped
+// with a warning by default and validated once its gate is on; an unknown
+// gate is an error of New naming it.
+func TestWithFeatureGates(t *testing.T) {
+	const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: i, lifecycle: {stopSignal: SIGBOGUS}}\n"
+	for _, tc := range []struct {
+		gates        string
+		errs, warned bool
+	}{
+		{"", false, true},
+		{"ContainerStopSignals=true", true, true},
+	} {
+		v := newValidator(t, kdv.WithFeatureGates(tc.gates))
+		results, err := v.ValidateYAML(ctx, "p.yaml", []byte(pod))
+		if err != nil || len(results) != 1 {
+			t.Fatalf("%q: %v %+v", tc.gates, err, results)
+		}
+		r := results[0]
+		warned := len(r.Warnings) == 1 && strings.Contains(r.Warnings[0], "lifecycle.stopSignal")
+		if (len(r.Errors) > 0) != tc.errs || warned != tc.warned {
+			t.Errorf("%q: errors %v, warnings %q", tc.gates, r.Errors, r.Warnings)
+		}
+	}
+	if _, err := kdv.New(kdv.WithFeatureGates("NoSuchGate=true")); err == nil || !strings.Contains(err.Error(), `kdv.WithFeatureGates("NoSuchGate=true"): unrecognized feature gate: NoSuchGate`) {
+		t.Errorf("unknown gate: %v", err)
+	}
+}

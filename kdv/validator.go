@@ -78,7 +78,11 @@ func New(opts ...Option) (*Validator, error) {
 			minor = vs[len(vs)-1]
 		}
 	}
-	reg := resource.NewRegistry(resource.Options{KubernetesMinor: minor})
+	gates, err := builtin.ParseFeatureGates(s.featureGates, minor)
+	if err != nil {
+		return nil, errors.Join(append(errs, fmt.Errorf("kdv.WithFeatureGates(%q): %w", s.featureGates, err))...)
+	}
+	reg := resource.NewRegistry(resource.Options{KubernetesMinor: minor, FeatureGates: gates})
 	if err := resource.UseBuiltin(reg, minor); err != nil {
 		return nil, errors.Join(append(errs, fmt.Errorf("kdv.WithBuiltins(%q): %w", s.version, err))...)
 	}

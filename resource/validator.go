@@ -70,6 +70,15 @@ type Options struct {
 	// DefaultNamespace is given to namespaced objects without one, as
 	// kubectl does; empty means "default".
 	DefaultNamespace string
+	// FeatureGates is the modelled cluster's --feature-gates; the zero
+	// value is the release's defaults. Fields of built-in kinds whose
+	// gates are off are dropped before validation, as the apiserver drops
+	// them.
+	FeatureGates builtin.FeatureGates
+	// LifecycleWarnings is the maturity of the gated fields that get a
+	// warning when in use and kept: LifecycleWarnAlpha (also for ""),
+	// LifecycleWarnBeta (alpha and beta) or LifecycleWarnNone.
+	LifecycleWarnings string
 }
 
 // Validator validates objects of one kind. It is compiled once and safe for
@@ -84,9 +93,10 @@ type Validator struct {
 	typed *typed.Checker
 	// noEmbedded: the schema has no embedded resource below the root.
 	noEmbedded bool
-	// gated are the built-in kind's fields of alpha features, dropped
-	// before validation as the apiserver's strategies drop them.
-	gated []gatedField
+	// gated are the built-in kind's fields guarded by feature gates: those
+	// whose gates are off are dropped before validation as the apiserver's
+	// strategies drop them.
+	gated *gatedSet
 }
 
 // Outcome is the verdict on one object.
@@ -163,7 +173,11 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		out.typed = typed.NewChecker(s.Structural, typed.Types{Definition: s.Definitions, GoType: s.GoType})
 	}
 	if s.BuiltIn {
-		out.gated = gatedFields(s.Structural)
+		minor := opts.KubernetesMinor
+		if minor == 0 {
+			minor = validation.DefaultKubernetesMinor
+		}
+		out.gated = newGatedSet(gatedFields(s.Structural, minor, opts.FeatureGates, opts.LifecycleWarnings))
 	}
 	return out, nil
 }
@@ -190,6 +204,12 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 			out.DecodeErrorField = te.Field
 		}
 		return out
+	}
+	// The gated fields the input sets, before defaulting may set more: a
+	// field is said to be dropped only when the manifest has it.
+	var present map[string]bool
+	if v.gated != nil {
+		present = v.gated.present(obj)
 	}
 	unknown, err := v.decode(obj)
 	if err != nil {
@@ -220,11 +240,9 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 		}
 	}
 	var dropped []string
-	if len(v.gated) > 0 {
-		if old != nil {
-			dropGated(old, v.gated)
-		}
-		dropped = dropGated(obj, v.gated)
+	if v.gated != nil {
+		// old is stored: the apiserver kept what it holds.
+		dropped = v.gated.apply(obj, old, present)
 	}
 	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
 	out.Warnings = append(dropped, out.Warnings...)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
+	"kdv.dev/builtin"
 	"kdv.dev/builtin/overlay"
 	"kdv.dev/generate/openapi"
 	"kdv.dev/idl"
@@ -81,6 +82,9 @@ packages produced something, with exit code 2 when nothing was generated.`,
 					return &exitError{exitInvalid, err}
 				}
 				rep, produced = res.Report, len(res.Documents)
+				if !standardOnly {
+					annotateGates(stderr, res.Documents)
+				}
 				if err := writeOpenAPI(cmd.OutOrStdout(), out, res.Documents); err != nil {
 					return &exitError{exitUsage, err}
 				}
@@ -272,4 +276,32 @@ func writeFile(path string, b []byte) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// annotateGates gives the gated fields of k8s.io/api's types (definitions
+// io.k8s.*) their lifecycle in the newest Kubernetes release kdv knows, as
+// the embedded schemas have it (builtin.AnnotateFeatureGates): status and
+// minVersion from the gates' versioned specs, and entries for fields whose
+// description says they need a gate. Gates it does not know are said.
+func annotateGates(stderr io.Writer, docs []*openapi.Document) {
+	seen := map[string]bool{}
+	for _, doc := range docs {
+		kube := map[string]*schema.Props{}
+		for name, p := range doc.Schemas {
+			if strings.HasPrefix(name, "io.k8s.") {
+				kube[name] = p
+			}
+		}
+		notes, err := builtin.AnnotateFeatureGates(kube, kubernetesMinor(0))
+		if err != nil {
+			fmt.Fprintln(stderr, "kdv: warning: gen:", err)
+			return
+		}
+		for _, n := range notes {
+			if !seen[n] {
+				seen[n] = true
+				fmt.Fprintln(stderr, "kdv: warning: gen:", n)
+			}
+		}
+	}
 }

@@ -78,7 +78,7 @@ func newTransformCommand(name, short, long, example string, t transform) (*cobra
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}
-			reg, badSchemas, err := newRegistry(cmd.InOrStdin(), cmd.ErrOrStderr(), minor, f.crds, f.schemas)
+			reg, badSchemas, err := newRegistry(cmd.InOrStdin(), cmd.ErrOrStderr(), resource.Options{KubernetesMinor: minor}, f.crds, f.schemas)
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}

@@ -162,7 +162,7 @@ func runUpgradeCheck(cmd *cobra.Command, args []string, f upgradeFlags, ignore f
 		if first {
 			w, first = stderr, false
 		}
-		reg, bad, err := newRegistry(bytes.NewReader(crdStdin), w, minor, f.crds, f.schemas)
+		reg, bad, err := newRegistry(bytes.NewReader(crdStdin), w, resource.Options{KubernetesMinor: minor}, f.crds, f.schemas)
 		badSchemas = badSchemas || bad
 		return reg, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kdv.dev/builtin"
 	"kdv.dev/config"
 	"kdv.dev/helm"
 	"kdv.dev/kustomize"
@@ -37,6 +38,8 @@ type validateFlags struct {
 	reject               []string
 	input                inputFlags
 	warningsAsErrors     bool
+	featureGates         string
+	lifecycleWarnings    string
 }
 
 func newValidateCommand() *cobra.Command {
@@ -87,6 +90,8 @@ schema, 3 internal error.`,
 	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated): their documents are invalid")
 	addInputFlags(cmd, &f.input)
 	fl.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "exit 1 when there are warnings (deprecated API versions, ...) and nothing worse")
+	fl.StringVar(&f.featureGates, "feature-gates", "", "the cluster's feature gates, as kube-apiserver --feature-gates: Gate=true,Other=false (AllAlpha, AllBeta); fields of built-in kinds whose gates are off are dropped, as the apiserver drops them")
+	fl.StringVar(&f.lifecycleWarnings, "lifecycle-warnings", resource.LifecycleWarnAlpha, "warn about gated fields in use by maturity: alpha, beta (alpha and beta) or none")
 	return cmd
 }
 
@@ -117,8 +122,17 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
+	gates, err := builtin.ParseFeatureGates(f.featureGates, kubernetesMinor(minor))
+	if err != nil {
+		return &exitError{exitUsage, fmt.Errorf("--feature-gates: %w", err)}
+	}
+	switch f.lifecycleWarnings {
+	case resource.LifecycleWarnAlpha, resource.LifecycleWarnBeta, resource.LifecycleWarnNone:
+	default:
+		return &exitError{exitUsage, fmt.Errorf("--lifecycle-warnings %q: must be alpha, beta or none", f.lifecycleWarnings)}
+	}
 	stderr := cmd.ErrOrStderr()
-	reg, badSchemas, err := newRegistry(cmd.InOrStdin(), stderr, minor, f.crds, f.schemas)
+	reg, badSchemas, err := newRegistry(cmd.InOrStdin(), stderr, resource.Options{KubernetesMinor: minor, FeatureGates: gates, LifecycleWarnings: f.lifecycleWarnings}, f.crds, f.schemas)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
@@ -160,13 +174,14 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 }
 
 // newRegistry resolves schemas from --crds, --schemas and the built-in
-// schemas of the given Kubernetes minor version. A bad --crds or --schemas
+// schemas of the Kubernetes minor version of opts. A bad --crds or --schemas
 // source does not stop the run: each problem is written to stderr, the
 // kinds it leaves without a schema fail with it as the reason, and bad says
 // there was one (the exit code is then at least 2). err is for what stops
 // everything: the built-in schemas cannot be loaded.
-func newRegistry(stdin io.Reader, stderr io.Writer, minor int, crds, schemaDirs []string) (reg *resource.Registry, bad bool, err error) {
-	reg = resource.NewRegistry(resource.Options{KubernetesMinor: minor})
+func newRegistry(stdin io.Reader, stderr io.Writer, opts resource.Options, crds, schemaDirs []string) (reg *resource.Registry, bad bool, err error) {
+	minor := opts.KubernetesMinor
+	reg = resource.NewRegistry(opts)
 	if err := useBuiltin(reg, minor); err != nil {
 		return nil, false, err
 	}

@@ -550,10 +550,15 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 
 // lifecycleTag publishes +k8s:alpha/beta(since) and +k8s:ifEnabled as
 // x-kubernetes-api-lifecycle and applies their payload; +k8s:ifDisabled
-// payloads are reported.
+// payloads are reported. All three are about a declarative validation
+// rule, not the field: its "declarative-validation" entry carries them
+// (+k8s:ifEnabled(HPAScaleToZero)=+k8s:minimum=0 lets minReplicas be 0
+// when the gate is on; the field exists either way), while the
+// "kubernetes" entry says whether the field itself is gated (+featureGate,
+// +lifecycle), which the apiserver drops when its gate is off.
 func (g *gen) lifecycleTag(t *idl.Tag, s *tagSite) {
 	var l schema.Lifecycle
-	component := "kubernetes"
+	component := "declarative-validation"
 	switch t.Name {
 	case "ifDisabled":
 		g.report1(t, s, "applies only while a feature gate is disabled; the schema describes the API with its gates enabled")
@@ -562,7 +567,6 @@ func (g *gen) lifecycleTag(t *idl.Tag, s *tagSite) {
 		l.FeatureGate = t.Args[0].Value
 	default:
 		since, _ := t.Arg("since")
-		component = "declarative-validation"
 		l = schema.Lifecycle{MinVersion: "v" + since, Status: t.Name}
 	}
 	if s.lifecycle(component, l) {

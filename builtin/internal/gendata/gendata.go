@@ -65,6 +65,10 @@ func ScratchModule(version string) (string, error) {
 // (openapi.Options.StripZero), so an empty enum value such as
 // imagePullPolicy: "" is unset, as after the apiserver's Go decoding.
 //
+// Fields guarded by feature gates get their KEP-2558 lifecycle in
+// Kubernetes 1.<minor> (status, minVersion) from the feature specs of
+// k8s.io/kubernetes KubernetesVersion (gates.Data.Annotate).
+//
 // The tags of kdv's rule overlay (package kdv.dev/builtin/overlay: the Go
 // defaulters' constant defaults, ...) are merged with k8s.io/api's own.
 //
@@ -92,6 +96,22 @@ func Build(dir string, minor int) ([]byte, error) {
 	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true, StripZero: true, ListUniqueFromTags: true})
 	if err != nil {
 		return nil, err
+	}
+	// Gated fields: their lifecycle in this release, from the feature
+	// specs of k8s.io/kubernetes (see gates.Data.Annotate).
+	fg, err := FeatureGates(KubernetesVersion)
+	if err != nil {
+		return nil, err
+	}
+	noted := map[string]bool{}
+	for _, doc := range res.Documents {
+		// Documents share definitions: say each note once.
+		for _, n := range fg.Annotate(doc.Schemas, minor) {
+			if !noted[n] {
+				noted[n] = true
+				fmt.Fprintf(os.Stderr, "gendata 1.%d: %s\n", minor, n)
+			}
+		}
 	}
 	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "k8s.io/api", "k8s.io/kube-aggregator")
 	cmd.Dir = dir
