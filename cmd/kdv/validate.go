@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
 
 	"kdv.dev/config"
 	"kdv.dev/helm"
@@ -36,6 +37,7 @@ type validateFlags struct {
 	namespace            string
 	reject               []string
 	input                inputFlags
+	cluster              clusterFlags
 }
 
 func newValidateCommand() *cobra.Command {
@@ -85,6 +87,7 @@ schema, 3 internal error.`,
 	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
 	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated): their documents are invalid")
 	addInputFlags(cmd, &f.input)
+	addClusterFlags(fl, &f.cluster, true)
 	return cmd
 }
 
@@ -116,9 +119,18 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 		return &exitError{exitUsage, err}
 	}
 	stderr := cmd.ErrOrStderr()
+	var restCfg *rest.Config
+	if f.cluster.enabled {
+		if restCfg, minor, err = connectCluster(context.Background(), stderr, f.cluster, minor); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
 	reg, badSchemas, err := newRegistry(cmd.InOrStdin(), stderr, minor, f.crds, f.schemas)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if restCfg != nil && addClusterSchemas(context.Background(), stderr, restCfg, reg, minor, f.cluster) {
+		badSchemas = true
 	}
 	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
