@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"errors"
 	"net"
 	"net/url"
+	"os"
+	"os/exec"
 	"path"
 	"strings"
 	"testing"
@@ -16,9 +19,12 @@ import (
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	apiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
 
 	"kdv.dev/cluster"
+	"kdv.dev/manifest"
 	"kdv.dev/report"
 	"kdv.dev/resource"
 )
@@ -134,7 +140,10 @@ func widget(name string, size int64) *unstructured.Unstructured {
 // will reject ("big"), then adds the rule to the CRD and creates a valid
 // Widget ("small"): the cluster holds an object it accepted that the
 // rules it now enforces reject, as an upgrade leaves behind.
-func seedCluster(t *testing.T, cfg *rest.Config) {
+//
+// It returns the apiserver's own error for a Widget the rule rejects
+// (without the "<kind> <name> is invalid: " prefix), to compare kdv's with.
+func seedCluster(t *testing.T, cfg *rest.Config) (ruleError string) {
 	t.Helper()
 	ctx := t.Context()
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -172,6 +181,7 @@ func seedCluster(t *testing.T, cfg *rest.Config) {
 	for {
 		_, err := widgets.Create(ctx, widget("probe", 50), metav1.CreateOptions{})
 		if err != nil && strings.Contains(err.Error(), "size must be at most 10") {
+			_, ruleError, _ = strings.Cut(err.Error(), `"probe" is invalid: `)
 			break
 		}
 		if err == nil {
@@ -209,6 +219,7 @@ func seedCluster(t *testing.T, cfg *rest.Config) {
 			t.Fatalf("creating %s: %v", b.gvr, err)
 		}
 	}
+	return ruleError
 }
 
 // knownDisagreements are objects the apiserver stores that kdv finds
@@ -229,7 +240,7 @@ var knownDisagreements = map[string]string{
 // must be valid both ways.
 func TestClusterAudit(t *testing.T) {
 	cfg := startAPIServer(t)
-	seedCluster(t, cfg)
+	ruleError := seedCluster(t, cfg)
 	ctx := t.Context()
 
 	reg := resource.NewRegistry(resource.Options{KubernetesMinor: 37})
@@ -299,12 +310,184 @@ func TestClusterAudit(t *testing.T) {
 		}
 		if d.GVK == widgetGVK && d.Name == "big" && strings.HasSuffix(d.File, "(as create)") {
 			found = true
-			if got := d.Errors.ToAggregate().Error(); !strings.Contains(got, "spec: Invalid value") || !strings.Contains(got, "size must be at most 10") {
-				t.Errorf("the big Widget's error is %q", got)
+			if got := d.Errors.ToAggregate().Error(); got != ruleError {
+				t.Errorf("the big Widget's error is %q; the apiserver's is %q", got, ruleError)
 			}
 		}
 	}
 	if !found {
 		t.Errorf("the big Widget's create is not among the findings")
+	}
+}
+
+// TestClusterSchemas takes schemas from a real kube-apiserver, as kdv
+// validate --cluster does, and checks the on-disk cache: a second run
+// fetches nothing, and a changed CRD is fetched again alone.
+func TestClusterSchemas(t *testing.T) {
+	cfg := startAPIServer(t)
+	seedCluster(t, cfg)
+	ctx := t.Context()
+	cacheDir := t.TempDir()
+
+	// Against 1.35's embedded schemas, group-versions served by the 1.37
+	// server that 1.35 does not have come from /openapi/v3.
+	load := func(minor int) (*resource.Registry, cluster.SchemaStats) {
+		t.Helper()
+		reg := resource.NewRegistry(resource.Options{KubernetesMinor: minor})
+		if err := resource.UseBuiltin(reg, minor); err != nil {
+			t.Fatal(err)
+		}
+		stats, err := cluster.LoadSchemas(ctx, cfg, reg, cluster.SchemaOptions{KubernetesMinor: minor, CacheDir: cacheDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reg, stats
+	}
+	reg, first := load(35)
+	if first.CRDs != 1 || first.CRDsFetched != 1 || first.GroupVersions == 0 || first.GroupVersionsFetched != first.GroupVersions {
+		t.Errorf("first run: %s; want 1 CRD and some group-versions, all fetched", first)
+	}
+	t.Logf("first run: %s; kinds from /openapi/v3: %v", first, first.Kinds)
+	for _, gvk := range first.Kinds {
+		if _, err := reg.Validator(gvk); err != nil {
+			t.Errorf("%s from /openapi/v3 does not compile: %v", gvk, err)
+		}
+	}
+	_, second := load(35)
+	if second.CRDs != first.CRDs || second.GroupVersions != first.GroupVersions || second.CRDsFetched != 0 || second.GroupVersionsFetched != 0 {
+		t.Errorf("second run: %s; want the same schemas, none fetched", second)
+	}
+
+	// A changed CRD has a new resourceVersion: it alone is fetched.
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd, err := dyn.Resource(crdGVR).Get(ctx, "widgets.example.kdv.dev", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd.SetLabels(map[string]string{"changed": "yes"})
+	if _, err := dyn.Resource(crdGVR).Update(ctx, crd, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	reg, third := load(37)
+	if third.CRDs != 1 || third.CRDsFetched != 1 {
+		t.Errorf("after changing the CRD: %s; want it fetched again", third)
+	}
+
+	// Manifests validated against the cluster's CRD, as kdv validate
+	// --cluster does.
+	dir := t.TempDir()
+	file := dir + "/widgets.yaml"
+	writeFile(t, file, "apiVersion: example.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: ok\nspec:\n  size: 5\n---\napiVersion: example.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: too-big\nspec:\n  size: 20\n")
+	docs, err := manifest.Read([]string{file}, nil, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := resource.Run(ctx, docs, reg, resource.RunOptions{})
+	if len(res.Documents) != 2 || res.Documents[0].Outcome() != report.Valid || res.Documents[1].Outcome() != report.Invalid {
+		t.Fatalf("outcomes: %+v", res.Documents)
+	}
+	if got := res.Documents[1].Errors.ToAggregate().Error(); !strings.Contains(got, "size must be at most 10") {
+		t.Errorf("too-big: %s", got)
+	}
+}
+
+func writeFile(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeKubeconfig writes a kubeconfig for cfg with one context, "test".
+func writeKubeconfig(t *testing.T, cfg *rest.Config) string {
+	t.Helper()
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["test"] = &clientcmdapi.Cluster{
+		Server:                   cfg.Host,
+		CertificateAuthorityData: cfg.CAData,
+		InsecureSkipTLSVerify:    cfg.Insecure,
+		TLSServerName:            cfg.ServerName,
+	}
+	kc.AuthInfos["test"] = &clientcmdapi.AuthInfo{
+		Token:                 cfg.BearerToken,
+		ClientCertificateData: cfg.CertData,
+		ClientKeyData:         cfg.KeyData,
+	}
+	kc.Contexts["test"] = &clientcmdapi.Context{Cluster: "test", AuthInfo: "test"}
+	name := t.TempDir() + "/kubeconfig"
+	if err := clientcmd.WriteToFile(*kc, name); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestClusterCLI runs the kdv binary's audit and validate --cluster
+// against a real kube-apiserver, through a kubeconfig and --context as a
+// user would.
+func TestClusterCLI(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is needed to build kdv")
+	}
+	cfg := startAPIServer(t)
+	ruleError := seedCluster(t, cfg)
+	kubeconfig := writeKubeconfig(t, cfg)
+
+	bin := t.TempDir() + "/kdv"
+	build := exec.Command(goTool, "build", "-o", bin, "./cmd/kdv")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building kdv: %v\n%s", err, out)
+	}
+	cache := t.TempDir()
+	kdv := func(args ...string) (stdout, stderr string, code int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "KUBECONFIG=/nonexistent", "NO_COLOR=1")
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return o.String(), e.String(), code
+	}
+
+	out, errOut, code := kdv("audit", "--kubeconfig", kubeconfig, "--context", "test", "--kubernetes-version", "1.37", "--page-size", "3")
+	t.Logf("kdv audit:\n%s%s", out, errOut)
+	if code != 1 {
+		t.Errorf("kdv audit: exit %d, want 1 (the big Widget is invalid as a create)", code)
+	}
+	for _, want := range []string{
+		"example.kdv.dev/Widget                                   v1       2        1                  0\n",
+		"example.kdv.dev/v1 widgets (as create): example.kdv.dev/Widget default/big: " + ruleError + "\n",
+		"against Kubernetes 1.37: 2 invalid as create, 0 invalid as update",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("kdv audit output lacks %q", want)
+		}
+	}
+
+	dir := t.TempDir()
+	writeFile(t, dir+"/widget.yaml", "apiVersion: example.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: too-big\nspec:\n  size: 20\n")
+	out, errOut, code = kdv("validate", "--cluster", "--kubeconfig", kubeconfig, "--context", "test", dir+"/widget.yaml")
+	t.Logf("kdv validate --cluster:\n%s%s", out, errOut)
+	if code != 1 || !strings.Contains(out, "size must be at most 10") {
+		t.Errorf("kdv validate --cluster: exit %d, want 1 with the rule's message", code)
+	}
+	// The test server is built without a version (v0.0.0-master): kdv
+	// says so and takes the newest release it embeds.
+	if !strings.Contains(errOut, "validating against 1.") || !strings.Contains(errOut, "1 CustomResourceDefinitions (0 fetched, 1 cached)") {
+		t.Errorf("kdv validate --cluster: stderr does not say which release it validates against, or the CRD was not cached:\n%s", errOut)
+	}
+	// Without --cluster the kind is unknown: the schema came from the cluster.
+	if _, _, code := kdv("validate", dir+"/widget.yaml"); code != 2 {
+		t.Errorf("kdv validate without --cluster: exit %d, want 2 (no schema)", code)
 	}
 }

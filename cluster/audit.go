@@ -66,6 +66,10 @@ func (p *Plan) Total() int {
 // listed: objects written through them are read in the versions that
 // remain. Each kind is listed once with limit=1 to estimate its size.
 func NewPlan(ctx context.Context, cfg *rest.Config) (*Plan, error) {
+	// The server's warnings about the kinds (deprecations) come again when
+	// Audit lists them, which reports them.
+	cfg = rest.CopyConfig(cfg)
+	cfg.WarningHandler = rest.NoWarnings{}
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -177,6 +181,30 @@ type AuditResult struct {
 	// objects are only counted, so that memory stays bounded by the
 	// findings, not the cluster's size.
 	Report *report.Result
+	// ServerWarnings are the warnings the server sent while the objects
+	// were listed (deprecated kinds: "v1 ComponentStatus is deprecated in
+	// v1.19+"), each once, in the order they came.
+	ServerWarnings []string
+}
+
+// warningSet collects a server's warnings, each once.
+type warningSet struct {
+	mu   sync.Mutex
+	seen map[string]bool
+	list []string
+}
+
+// HandleWarningHeader implements rest.WarningHandler.
+func (w *warningSet) HandleWarningHeader(code int, _ string, text string) {
+	if code != 299 || text == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.seen[text] {
+		w.seen[text] = true
+		w.list = append(w.list, text)
+	}
 }
 
 // Invalid is the number of objects invalid as a create or an update.
@@ -205,6 +233,9 @@ func (r *AuditResult) Incomplete() bool {
 // reason and the others are still audited; err is only for a cancelled
 // context.
 func Audit(ctx context.Context, cfg *rest.Config, plan *Plan, opts AuditOptions) (*AuditResult, error) {
+	warnings := &warningSet{seen: map[string]bool{}}
+	cfg = rest.CopyConfig(cfg)
+	cfg.WarningHandler = warnings
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -216,6 +247,11 @@ func Audit(ctx context.Context, cfg *rest.Config, plan *Plan, opts AuditOptions)
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	res := &AuditResult{Report: &report.Result{}}
+	defer func() {
+		warnings.mu.Lock()
+		res.ServerWarnings = warnings.list
+		warnings.mu.Unlock()
+	}()
 	for _, k := range plan.Kinds {
 		if err := ctx.Err(); err != nil {
 			return res, err

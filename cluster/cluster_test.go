@@ -38,8 +38,10 @@ func TestChooseMinor(t *testing.T) {
 			t.Errorf("ChooseMinor(%q) = %d, %q, %v; want %d, %q", tc.server, got, note, err, tc.want, tc.note)
 		}
 	}
-	if _, _, err := ChooseMinor("v2.0.0"); err == nil {
-		t.Error("ChooseMinor(v2.0.0): no error")
+	for _, v := range []string{"v2.0.0", "v0.0.0-master+$Format:%H$", ""} {
+		if got, note, err := ChooseMinor(v); err != nil || got != hi || !strings.Contains(note, "not 1.<minor>") {
+			t.Errorf("ChooseMinor(%q) = %d, %q, %v; want the newest, %d, with a note", v, got, note, err, hi)
+		}
 	}
 }
 

@@ -59,18 +59,20 @@ func ServerVersion(ctx context.Context, cfg *rest.Config) (string, error) {
 
 // ChooseMinor picks the embedded Kubernetes minor version that matches a
 // server's gitVersion ("v1.37.2", "v1.36.4-eks-abc"): the server's own
-// when kdv embeds it, else the nearest embedded one. note says what was
-// chosen and why, for a line on stderr.
+// when kdv embeds it, else the nearest embedded one; the newest for a
+// version that is not 1.<minor> (a development build reports
+// "v0.0.0-master+$Format:%H$"). note says what was chosen and why, for a
+// line on stderr.
 func ChooseMinor(gitVersion string) (minor int, note string, err error) {
 	versions := builtin.Versions()
 	if len(versions) == 0 {
 		return 0, "", fmt.Errorf("kdv embeds no Kubernetes release")
 	}
+	lo, hi := versions[0], versions[len(versions)-1]
 	server, ok := parseMinor(gitVersion)
 	if !ok {
-		return 0, "", fmt.Errorf("the cluster reports version %q, not 1.<minor>", gitVersion)
+		return hi, fmt.Sprintf("the cluster reports version %q, not 1.<minor>: validating against 1.%d (--kubernetes-version to choose)", gitVersion, hi), nil
 	}
-	lo, hi := versions[0], versions[len(versions)-1]
 	switch {
 	case server < lo:
 		return lo, fmt.Sprintf("the cluster runs %s, older than the oldest release kdv embeds: validating against 1.%d", gitVersion, lo), nil

@@ -105,6 +105,9 @@ func runAudit(cmd *cobra.Command, f auditFlags) error {
 	if err != nil {
 		return &exitError{exitInternal, err}
 	}
+	for _, w := range res.ServerWarnings {
+		fmt.Fprintf(stderr, "kdv: the cluster warned: %s\n", w)
+	}
 	table := stderr
 	if f.output == "text" {
 		table = stdout
@@ -132,8 +135,8 @@ func runAudit(cmd *cobra.Command, f auditFlags) error {
 // writeAuditTable writes one row per kind that has objects or could not
 // be audited, then the totals.
 func writeAuditTable(w io.Writer, res *cluster.AuditResult, plan *cluster.Plan, minor int) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "KIND\tVERSION\tOBJECTS\tINVALID AS CREATE\tINVALID AS UPDATE\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tVERSION\tOBJECTS\tINVALID AS CREATE\tINVALID AS UPDATE")
 	empty, objects, notAudited := 0, 0, 0
 	for _, k := range res.Kinds {
 		objects += k.Objects
@@ -148,7 +151,7 @@ func writeAuditTable(w io.Writer, res *cluster.AuditResult, plan *cluster.Plan, 
 		if k.GVK.Group != "" {
 			kind = k.GVK.Group + "/" + kind
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t\n", kind, k.GVK.Version, k.Objects, k.InvalidCreate, k.InvalidUpdate)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", kind, k.GVK.Version, k.Objects, k.InvalidCreate, k.InvalidUpdate)
 	}
 	tw.Flush()
 	for _, k := range res.Kinds {
