@@ -205,6 +205,9 @@ func seedCluster(t *testing.T, cfg *rest.Config) (ruleError string) {
 			`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.29","ports":[{"containerPort":80}]}]}}}}`},
 		{k8sschema.GroupVersionResource{Version: "v1", Resource: "services"},
 			`{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}`},
+		// Valid from 1.36 (RelaxedServiceNameValidation), not in 1.35.
+		{k8sschema.GroupVersionResource{Version: "v1", Resource: "services"},
+			`{"apiVersion":"v1","kind":"Service","metadata":{"name":"1web"},"spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}`},
 		{k8sschema.GroupVersionResource{Version: "v1", Resource: "secrets"},
 			`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"web"},"stringData":{"password":"hunter2"}}`},
 		{k8sschema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "cronjobs"},
@@ -261,7 +264,7 @@ func TestClusterAudit(t *testing.T) {
 	for _, p := range plan.Problems {
 		t.Errorf("plan: %v", p)
 	}
-	res, err := cluster.Audit(ctx, cfg, plan, cluster.AuditOptions{Registry: reg, PageSize: 2})
+	res, err := cluster.Audit(ctx, cfg, plan, cluster.AuditOptions{Registry: reg, KubernetesMinor: 37, PageSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,6 +320,38 @@ func TestClusterAudit(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the big Widget's create is not among the findings")
+	}
+
+	// Against 1.35, the Service named "1web" is invalid as a create (a
+	// DNS-1035 label then) and valid as an unchanged update (the name is
+	// not validated again), as an audit before a downgrade finds.
+	reg35 := resource.NewRegistry(resource.Options{KubernetesMinor: 35})
+	if err := resource.UseBuiltin(reg35, 35); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cluster.LoadSchemas(ctx, cfg, reg35, cluster.SchemaOptions{KubernetesMinor: 35, NoCache: true}); err != nil {
+		t.Fatal(err)
+	}
+	res35, err := cluster.Audit(ctx, cfg, plan, cluster.AuditOptions{Registry: reg35, KubernetesMinor: 35})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range res35.Kinds {
+		if k.GVK.Kind == "Service" && (k.Objects != 3 || k.InvalidCreate != 1 || k.InvalidUpdate != 0) {
+			t.Errorf("Services at 1.35: %d objects, %d invalid as create, %d as update; want 3, 1, 0", k.Objects, k.InvalidCreate, k.InvalidUpdate)
+		}
+	}
+	found = false
+	for _, d := range res35.Report.Documents {
+		if d.GVK.Kind == "Service" && d.Name == "1web" && d.Outcome() == report.Invalid {
+			found = true
+			if got := d.Errors.ToAggregate().Error(); !strings.Contains(got, `metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters`) {
+				t.Errorf("Service 1web at 1.35: %s", got)
+			}
+		}
+	}
+	if !found {
+		t.Error("Service 1web is not invalid at 1.35")
 	}
 }
 

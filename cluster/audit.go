@@ -20,6 +20,7 @@ import (
 
 	"kdv.dev/report"
 	"kdv.dev/resource"
+	kdvschema "kdv.dev/schema"
 )
 
 // Kind is one listable kind of the cluster, in its preferred version.
@@ -153,6 +154,9 @@ type AuditOptions struct {
 	Jobs int
 	// Progress, when set, is called after each object.
 	Progress func()
+	// KubernetesMinor is the release CustomResourceDefinitions are
+	// checked against (0: the newest kdv embeds), as kdv check does.
+	KubernetesMinor int
 }
 
 // KindAudit counts the objects of one kind.
@@ -258,7 +262,7 @@ func Audit(ctx context.Context, cfg *rest.Config, plan *Plan, opts AuditOptions)
 		}
 		ka := KindAudit{Kind: k}
 		v, err := opts.Registry.Validator(k.GVK)
-		if err != nil {
+		if err != nil && k.GVK != crdKind {
 			ka.NotAudited = err.Error()
 			res.Kinds = append(res.Kinds, ka)
 			continue
@@ -304,7 +308,7 @@ func auditPage(ctx context.Context, items []unstructured.Unstructured, v *resour
 	for range min(opts.Jobs, len(items)) {
 		wg.Go(func() {
 			for i := range next {
-				out[i] = auditObject(ctx, items[i].Object, v, ka.Kind, ka.Objects+i)
+				out[i] = auditObject(ctx, items[i].Object, v, ka.Kind, ka.Objects+i, opts.KubernetesMinor)
 				if opts.Progress != nil {
 					opts.Progress()
 				}
@@ -334,17 +338,47 @@ func auditPage(ctx context.Context, items []unstructured.Unstructured, v *resour
 	}
 }
 
+// crdKind is the kind of CustomResourceDefinitions, which are checked as
+// kdv check checks them.
+var crdKind = crdResource.GroupVersion().WithKind("CustomResourceDefinition")
+
 // auditObject validates one stored object as a create (without what the
 // server sets: a create must not carry a resourceVersion, and uid,
 // creationTimestamp, generation and managedFields are the server's) and as
 // an update that changes nothing.
-func auditObject(ctx context.Context, obj map[string]any, v *resource.Validator, k Kind, index int) pageResult {
+//
+// A CustomResourceDefinition is checked as a create by resource.CheckCRD,
+// as kdv validate and kdv check do (schema rules, defaults, CEL
+// compilation and cost at the release), and as an update against its
+// kind's schema only (v, from /openapi/v3; nil when there is none): the
+// apiserver ratchets CRD updates in ways kdv does not model, so the
+// create check's errors would be wrong for an unchanged update.
+func auditObject(ctx context.Context, obj map[string]any, v *resource.Validator, k Kind, index, minor int) pageResult {
 	stored := obj
-	created := forCreate(obj)
-	return pageResult{
-		create: verdict(v.Validate(ctx, created, nil), k, "create", index, stored),
-		update: verdict(v.Validate(ctx, stored, stored), k, "update", index, stored),
+	var r pageResult
+	if k.GVK == crdKind {
+		r.create = checkCRD(forCreate(obj), k, index, minor)
+	} else {
+		r.create = verdict(v.Validate(ctx, forCreate(obj), nil), k, "create", index, stored)
 	}
+	if v != nil {
+		r.update = verdict(v.Validate(ctx, stored, stored), k, "update", index, stored)
+	} else {
+		r.update = verdict(resource.Outcome{}, k, "update", index, stored)
+	}
+	return r
+}
+
+// checkCRD checks a stored CRD as a create.
+func checkCRD(obj map[string]any, k Kind, index, minor int) report.DocumentResult {
+	r := verdict(resource.Outcome{}, k, "create", index, obj)
+	crd, err := kdvschema.ParseCRDObject(obj)
+	if err != nil {
+		r.Err, r.ErrKind = err, report.ErrSchema
+		return r
+	}
+	r.Errors, r.Warnings = resource.CheckCRD(crd, resource.CheckOptions{KubernetesMinor: minor})
+	return r
 }
 
 // serverSetMetadata are the metadata fields the server sets on create.

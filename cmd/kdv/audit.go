@@ -82,7 +82,7 @@ func runAudit(cmd *cobra.Command, f auditFlags) error {
 	if err := useBuiltin(reg, minor); err != nil {
 		return &exitError{exitUsage, err}
 	}
-	bad := addClusterSchemas(ctx, stderr, cfg, reg, minor, f.cluster)
+	bad := addClusterSchemas(ctx, stderr, "", cfg, reg, minor, f.cluster)
 	plan, err := cluster.NewPlan(ctx, cfg)
 	if err != nil {
 		return &exitError{exitUsage, err}
@@ -96,10 +96,11 @@ func runAudit(cmd *cobra.Command, f auditFlags) error {
 		progress = report.NewTerminalProgress(file, plan.Total())
 	}
 	res, err := cluster.Audit(ctx, cfg, plan, cluster.AuditOptions{
-		Registry: reg,
-		PageSize: f.pageSize,
-		Jobs:     f.jobs,
-		Progress: func() { progress.Add(1) },
+		Registry:        reg,
+		KubernetesMinor: minor,
+		PageSize:        f.pageSize,
+		Jobs:            f.jobs,
+		Progress:        func() { progress.Add(1) },
 	})
 	progress.Done()
 	if err != nil {

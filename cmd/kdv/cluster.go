@@ -57,8 +57,9 @@ func connectCluster(ctx context.Context, stderr io.Writer, f clusterFlags, minor
 
 // addClusterSchemas registers the cluster's schemas in reg, except for
 // kinds reg already defines (from --crds or --schemas: the repository's
-// own are newer). Problems go to stderr; bad says there were some.
-func addClusterSchemas(ctx context.Context, stderr io.Writer, cfg *rest.Config, reg *resource.Registry, minor int, f clusterFlags) (bad bool) {
+// own are newer). Problems go to stderr, each after prefix; bad says
+// there were some.
+func addClusterSchemas(ctx context.Context, stderr io.Writer, prefix string, cfg *rest.Config, reg *resource.Registry, minor int, f clusterFlags) (bad bool) {
 	local := map[k8sschema.GroupKind]bool{}
 	for _, gvk := range reg.Kinds() {
 		local[gvk.GroupKind()] = true
@@ -69,9 +70,11 @@ func addClusterSchemas(ctx context.Context, stderr io.Writer, cfg *rest.Config, 
 		Keep:            func(gk k8sschema.GroupKind) bool { return local[gk] },
 	})
 	if err != nil {
-		printErrors(stderr, "--cluster: ", err)
+		printErrors(stderr, prefix, err)
 		bad = true
 	}
-	fmt.Fprintf(stderr, "kdv: schemas of %s: %s\n", cfg.Host, stats)
+	if err == nil || stats.CRDs+stats.GroupVersions > 0 {
+		fmt.Fprintf(stderr, "kdv: schemas of %s: %s\n", cfg.Host, stats)
+	}
 	return bad
 }

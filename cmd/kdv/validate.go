@@ -129,7 +129,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	if restCfg != nil && addClusterSchemas(context.Background(), stderr, restCfg, reg, minor, f.cluster) {
+	if restCfg != nil && addClusterSchemas(context.Background(), stderr, "--cluster: ", restCfg, reg, minor, f.cluster) {
 		badSchemas = true
 	}
 	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
