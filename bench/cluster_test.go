@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -31,7 +32,7 @@ import (
 
 // freeURL reserves a loopback port and returns it as an http URL; the
 // listener is closed so etcd can bind it (a race no other test here runs).
-func freeURL(t *testing.T) url.URL {
+func freeURL(t testing.TB) url.URL {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -45,7 +46,7 @@ func freeURL(t *testing.T) url.URL {
 // startEtcd runs etcd in-process (go.etcd.io/etcd/server/v3/embed): the
 // kube-apiserver test server needs an etcd endpoint, and k8s.io/kubernetes's
 // own helpers start an etcd binary this module cannot assume.
-func startEtcd(t *testing.T) string {
+func startEtcd(t testing.TB) string {
 	t.Helper()
 	cfg := embed.NewConfig()
 	cfg.Dir = t.TempDir()
@@ -71,7 +72,7 @@ func startEtcd(t *testing.T) string {
 
 // startAPIServer starts a real kube-apiserver (k8s.io/kubernetes's test
 // server) on an embedded etcd and returns a client config for it.
-func startAPIServer(t *testing.T) *rest.Config {
+func startAPIServer(t testing.TB) *rest.Config {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("cluster tests start a kube-apiserver: not in -short")
@@ -525,4 +526,112 @@ func TestClusterCLI(t *testing.T) {
 	if _, _, code := kdv("validate", dir+"/widget.yaml"); code != 2 {
 		t.Errorf("kdv validate without --cluster: exit %d, want 2 (no schema)", code)
 	}
+}
+
+// BenchmarkCluster measures, against a real kube-apiserver holding the
+// Gateway API's standard CRDs and the prometheus-operator's (from the shared
+// corpus) and 600 built-in objects: LoadSchemas without a cache, with a
+// warm cache (only a metadata list of CRDs and /openapi/v3's index are
+// read), and a whole audit.
+//
+//	cd bench && go test -run '^$' -bench BenchmarkCluster -benchtime 5x .
+func BenchmarkCluster(b *testing.B) {
+	dirs := []string{
+		"../../shared/corpus/gateway-api/config/crd/standard",
+		"../../shared/corpus/prometheus-operator/example/prometheus-operator-crd-full",
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			b.Skip("shared corpus not present")
+		}
+	}
+	cfg := startAPIServer(b)
+	ctx := b.Context()
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs, err := manifest.Read(dirs, nil, manifest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	crds := 0
+	for _, d := range docs {
+		if d.Object == nil || d.Object["kind"] != "CustomResourceDefinition" {
+			continue
+		}
+		if _, err := dyn.Resource(crdGVR).Create(ctx, &unstructured.Unstructured{Object: d.Object}, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		crds++
+	}
+	cms := dyn.Resource(k8sschema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
+	deps := dyn.Resource(k8sschema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).Namespace("default")
+	for i := range 500 {
+		cm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": fmt.Sprintf("cm-%d", i)}, "data": map[string]any{"k": "v"}}}
+		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 100 {
+		var u unstructured.Unstructured
+		if err := u.UnmarshalJSON(fmt.Appendf(nil, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web-%d"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.29","ports":[{"containerPort":80}]}]}}}}`, i)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := deps.Create(ctx, &u, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("%d CRDs, 600 built-in objects", crds)
+	load := func(b *testing.B, cacheDir string) cluster.SchemaStats {
+		reg := resource.NewRegistry(resource.Options{KubernetesMinor: 37})
+		if err := resource.UseBuiltin(reg, 37); err != nil {
+			b.Fatal(err)
+		}
+		stats, err := cluster.LoadSchemas(ctx, cfg, reg, cluster.SchemaOptions{KubernetesMinor: 37, CacheDir: cacheDir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return stats
+	}
+	b.Run("schemas-cold", func(b *testing.B) {
+		for b.Loop() {
+			if s := load(b, b.TempDir()); s.CRDsFetched != crds {
+				b.Fatalf("%s", s)
+			}
+		}
+	})
+	b.Run("schemas-warm", func(b *testing.B) {
+		dir := b.TempDir()
+		load(b, dir)
+		for b.Loop() {
+			if s := load(b, dir); s.CRDsFetched != 0 || s.GroupVersionsFetched != 0 {
+				b.Fatalf("%s", s)
+			}
+		}
+	})
+	b.Run("audit", func(b *testing.B) {
+		reg := resource.NewRegistry(resource.Options{KubernetesMinor: 37})
+		if err := resource.UseBuiltin(reg, 37); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cluster.LoadSchemas(ctx, cfg, reg, cluster.SchemaOptions{KubernetesMinor: 37, NoCache: true}); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			plan, err := cluster.NewPlan(ctx, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := cluster.Audit(ctx, cfg, plan, cluster.AuditOptions{Registry: reg, KubernetesMinor: 37})
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for _, k := range res.Kinds {
+				n += k.Objects
+			}
+			b.ReportMetric(float64(n), "objects/op")
+		}
+	})
 }

@@ -69,7 +69,7 @@ func (p *Plan) Total() int {
 func NewPlan(ctx context.Context, cfg *rest.Config) (*Plan, error) {
 	// The server's warnings about the kinds (deprecations) come again when
 	// Audit lists them, which reports them.
-	cfg = rest.CopyConfig(cfg)
+	cfg = withRate(cfg)
 	cfg.WarningHandler = rest.NoWarnings{}
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
@@ -238,7 +238,7 @@ func (r *AuditResult) Incomplete() bool {
 // context.
 func Audit(ctx context.Context, cfg *rest.Config, plan *Plan, opts AuditOptions) (*AuditResult, error) {
 	warnings := &warningSet{seen: map[string]bool{}}
-	cfg = rest.CopyConfig(cfg)
+	cfg = withRate(cfg)
 	cfg.WarningHandler = warnings
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
@@ -261,20 +261,18 @@ func Audit(ctx context.Context, cfg *rest.Config, plan *Plan, opts AuditOptions)
 			return res, err
 		}
 		ka := KindAudit{Kind: k}
-		v, err := opts.Registry.Validator(k.GVK)
-		if err != nil && k.GVK != crdKind {
-			ka.NotAudited = err.Error()
-			res.Kinds = append(res.Kinds, ka)
-			continue
-		}
-		auditKind(ctx, dyn.Resource(k.GVR()), v, &ka, res.Report, opts)
+		auditKind(ctx, dyn.Resource(k.GVR()), &ka, res.Report, opts)
 		res.Kinds = append(res.Kinds, ka)
 	}
 	return res, ctx.Err()
 }
 
-// auditKind lists one kind page by page and validates each page.
-func auditKind(ctx context.Context, ri dynamic.ResourceInterface, v *resource.Validator, ka *KindAudit, rep *report.Result, opts AuditOptions) {
+// auditKind lists one kind page by page and validates each page. The
+// kind's validator is compiled when its first object arrives: most served
+// kinds have no objects, and a kind without a schema but also without
+// objects has nothing to report.
+func auditKind(ctx context.Context, ri dynamic.ResourceInterface, ka *KindAudit, rep *report.Result, opts AuditOptions) {
+	var v *resource.Validator
 	cont := ""
 	for {
 		list, err := ri.List(ctx, metav1.ListOptions{Limit: opts.PageSize, Continue: cont})
@@ -286,6 +284,14 @@ func auditKind(ctx context.Context, ri dynamic.ResourceInterface, v *resource.Va
 				ka.NotAudited = fmt.Sprintf("listing %s after %d objects: %v", ka.GVR(), ka.Objects, err)
 			}
 			return
+		}
+		if v == nil && len(list.Items) > 0 {
+			var err error
+			v, err = opts.Registry.Validator(ka.GVK)
+			if err != nil && ka.GVK != crdKind {
+				ka.NotAudited = err.Error()
+				return
+			}
 		}
 		auditPage(ctx, list.Items, v, ka, rep, opts)
 		if cont = list.GetContinue(); cont == "" {

@@ -35,12 +35,19 @@ func RESTConfig(kubeconfig, context string) (*rest.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	// kdv reads many pages and OpenAPI documents; client-go's default of
-	// 5 requests per second would make an audit of a large cluster crawl.
-	if cfg.QPS == 0 {
+	return cfg, nil
+}
+
+// withRate returns a copy of cfg with kdv's client-side rate limit when
+// cfg sets none: kdv reads a page per kind, a CRD per changed CRD and an
+// OpenAPI document per group-version, and client-go's default of 5
+// requests per second would make that crawl (kubectl's discovery uses 50).
+func withRate(cfg *rest.Config) *rest.Config {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 && cfg.RateLimiter == nil {
 		cfg.QPS, cfg.Burst = 50, 100
 	}
-	return cfg, nil
+	return cfg
 }
 
 // ServerVersion returns the cluster's version as /version reports it

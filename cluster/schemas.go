@@ -92,6 +92,7 @@ func DefaultCacheDir() (string, error) {
 // rejected with the reason, so objects of it say why they have no schema.
 func LoadSchemas(ctx context.Context, cfg *rest.Config, reg *resource.Registry, opts SchemaOptions) (SchemaStats, error) {
 	var stats SchemaStats
+	cfg = withRate(cfg)
 	c, err := newCache(cfg, opts)
 	if err != nil {
 		return stats, err
