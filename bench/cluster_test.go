@@ -28,6 +28,7 @@ import (
 	"kdv.dev/manifest"
 	"kdv.dev/report"
 	"kdv.dev/resource"
+	kdvschema "kdv.dev/schema"
 )
 
 // freeURL reserves a loopback port and returns it as an http URL; the
@@ -412,6 +413,29 @@ func TestClusterSchemas(t *testing.T) {
 		t.Errorf("after changing the CRD: %s; want it fetched again", third)
 	}
 
+	// A kind the registry already has (kdv validate --crds: the
+	// repository's CRD, here without the rule) is kept.
+	local := resource.NewRegistry(resource.Options{KubernetesMinor: 37})
+	crdObj, err := kdvschema.ParseCRDObject(widgetCRD(false).Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := local.AddCRD(crdObj, "local"); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := cluster.LoadSchemas(ctx, cfg, local, cluster.SchemaOptions{KubernetesMinor: 37, CacheDir: cacheDir,
+		Keep: func(gk k8sschema.GroupKind) bool { return gk == widgetGVK.GroupKind() }})
+	if err != nil || kept.CRDs != 0 {
+		t.Errorf("with the Widget kept: %s, %v; want no CRD registered", kept, err)
+	}
+	v, err := local.Validator(widgetGVK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := v.Validate(ctx, widget("w", 20).Object, nil); out.Invalid() {
+		t.Errorf("the local Widget CRD (no rule) was replaced by the cluster's: %v", out.Errors)
+	}
+
 	// Manifests validated against the cluster's CRD, as kdv validate
 	// --cluster does.
 	dir := t.TempDir()
@@ -634,4 +658,82 @@ func BenchmarkCluster(b *testing.B) {
 			b.ReportMetric(float64(n), "objects/op")
 		}
 	})
+}
+
+// TestClusterAuditForbidden audits as a user RBAC lets list only
+// ConfigMaps and Widgets: those are audited, every other kind with objects
+// is reported as not audited with the apiserver's reason, and listing the
+// CRDs for schemas fails with a clear error instead of stopping the audit:
+// the Widgets' schema comes from /openapi/v3 then.
+func TestClusterAuditForbidden(t *testing.T) {
+	admin := startAPIServer(t)
+	seedCluster(t, admin)
+	ctx := t.Context()
+	dyn, err := dynamic.NewForConfig(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+		"metadata": map[string]any{"name": "auditor"},
+		"rules": []any{
+			map[string]any{"apiGroups": []any{""}, "resources": []any{"configmaps"}, "verbs": []any{"list"}},
+			map[string]any{"apiGroups": []any{"example.kdv.dev"}, "resources": []any{"widgets"}, "verbs": []any{"list"}},
+		},
+	}}
+	binding := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+		"metadata": map[string]any{"name": "auditor"},
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "auditor"},
+		"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "auditor"}},
+	}}
+	for _, o := range []struct {
+		res string
+		obj *unstructured.Unstructured
+	}{{"clusterroles", role}, {"clusterrolebindings", binding}} {
+		gvr := k8sschema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: o.res}
+		if _, err := dyn.Resource(gvr).Create(ctx, o.obj, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	auditor := rest.CopyConfig(admin)
+	auditor.Impersonate = rest.ImpersonationConfig{UserName: "auditor", Groups: []string{"system:authenticated"}}
+
+	reg := resource.NewRegistry(resource.Options{KubernetesMinor: 37})
+	if err := resource.UseBuiltin(reg, 37); err != nil {
+		t.Fatal(err)
+	}
+	_, err = cluster.LoadSchemas(ctx, auditor, reg, cluster.SchemaOptions{KubernetesMinor: 37, NoCache: true})
+	if err == nil || !strings.Contains(err.Error(), "listing CustomResourceDefinitions") || !strings.Contains(err.Error(), "forbidden") {
+		t.Errorf("LoadSchemas as the auditor: %v; want the list of CRDs forbidden", err)
+	}
+	plan, err := cluster.NewPlan(ctx, auditor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Audit(ctx, auditor, plan, cluster.AuditOptions{Registry: reg, KubernetesMinor: 37})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Incomplete() {
+		t.Error("the audit is not marked incomplete")
+	}
+	for _, k := range res.Kinds {
+		switch k.GVK.Kind {
+		case "ConfigMap":
+			if k.Objects == 0 || k.NotAudited != "" {
+				t.Errorf("ConfigMaps: %d objects, not audited: %q", k.Objects, k.NotAudited)
+			}
+		case "Widget":
+			// Without the CRD, its schema comes from /openapi/v3, with
+			// the CEL rule.
+			if k.Objects != 2 || k.InvalidCreate != 1 || k.InvalidUpdate != 0 || k.NotAudited != "" {
+				t.Errorf("Widgets: %d objects, %d invalid as create, %d as update, not audited: %q; want 2, 1, 0", k.Objects, k.InvalidCreate, k.InvalidUpdate, k.NotAudited)
+			}
+		case "Namespace":
+			if !strings.Contains(k.NotAudited, `namespaces is forbidden: User "auditor" cannot list resource "namespaces"`) {
+				t.Errorf("Namespaces: not audited: %q; want the apiserver's forbidden", k.NotAudited)
+			}
+		}
+	}
 }

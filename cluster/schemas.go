@@ -84,6 +84,9 @@ func DefaultCacheDir() (string, error) {
 // covered by kdv's embedded built-in schemas (aggregated APIs such as
 // metrics.k8s.io, and built-in kinds newer than kdv).
 //
+// When the CRDs cannot be listed, their group-versions are read from
+// /openapi/v3 too, and the error says why.
+//
 // Both are cached on disk: a CRD by its resourceVersion (a metadata-only
 // list says which changed, and only those are fetched), an OpenAPI
 // document by the hash the server publishes in /openapi/v3. One CRD or
@@ -101,8 +104,12 @@ func LoadSchemas(ctx context.Context, cfg *rest.Config, reg *resource.Registry, 
 		opts.Keep = func(k8sschema.GroupKind) bool { return false }
 	}
 	crdGVs, err := loadCRDs(ctx, cfg, reg, c, opts.Keep, &stats)
-	if err != nil && crdGVs == nil {
-		return stats, err
+	if crdGVs == nil {
+		// The CRDs cannot be listed (RBAC lets few users): their kinds'
+		// schemas as published in /openapi/v3, which every authenticated
+		// user may read, are the next best (no scale subresource or
+		// status-subresource knowledge; CEL rules and defaults are there).
+		crdGVs = map[string]bool{}
 	}
 	errOpenAPI := loadOpenAPI(ctx, cfg, reg, c, crdGVs, opts, &stats)
 	return stats, errors.Join(err, errOpenAPI)
