@@ -65,8 +65,17 @@ type SchemaStats struct {
 
 // String words the statistics for a line on stderr.
 func (s SchemaStats) String() string {
-	return fmt.Sprintf("%d CustomResourceDefinitions (%d fetched, %d cached), %d OpenAPI group-versions (%d fetched, %d cached)",
-		s.CRDs, s.CRDsFetched, s.CRDs-s.CRDsFetched, s.GroupVersions, s.GroupVersionsFetched, s.GroupVersions-s.GroupVersionsFetched)
+	return fmt.Sprintf("%s (%d fetched, %d cached), %s (%d fetched, %d cached)",
+		count(s.CRDs, "CustomResourceDefinition"), s.CRDsFetched, s.CRDs-s.CRDsFetched,
+		count(s.GroupVersions, "OpenAPI group-version"), s.GroupVersionsFetched, s.GroupVersions-s.GroupVersionsFetched)
+}
+
+// count is "1 thing" or "n things".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // DefaultCacheDir is os.UserCacheDir()/kdv/cluster.
