@@ -235,7 +235,8 @@ func writeFile(t *testing.T, name, text string) {
 	}
 }
 
-// writeKubeconfig writes a kubeconfig for cfg with one context, "test".
+// writeKubeconfig writes a kubeconfig for cfg with one context, "test",
+// the current one.
 func writeKubeconfig(t *testing.T, cfg *rest.Config) string {
 	t.Helper()
 	kc := clientcmdapi.NewConfig()
@@ -251,6 +252,7 @@ func writeKubeconfig(t *testing.T, cfg *rest.Config) string {
 		ClientKeyData:         cfg.KeyData,
 	}
 	kc.Contexts["test"] = &clientcmdapi.Context{Cluster: "test", AuthInfo: "test"}
+	kc.CurrentContext = "test"
 	name := t.TempDir() + "/kubeconfig"
 	if err := clientcmd.WriteToFile(*kc, name); err != nil {
 		t.Fatal(err)

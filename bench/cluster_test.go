@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -286,6 +287,24 @@ func TestClusterCLI(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("kdv audit output lacks %q", want)
 		}
+	}
+
+	// -o json: kdv's report format (kubectl-validate's shape, keyed by
+	// kind and mode), the per-kind table on stderr.
+	out, errOut, code = kdv("audit", "--kubeconfig", kubeconfig, "--kubernetes-version", "1.37", "-o", "json")
+	var byFile map[string][]struct {
+		Status  string `json:"status"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(out), &byFile); err != nil {
+		t.Fatalf("kdv audit -o json: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	widgets := byFile["example.kdv.dev/v1 widgets (as create)"]
+	if code != 1 || len(widgets) != 1 || widgets[0].Status != "Failure" || !strings.Contains(widgets[0].Message, "size must be at most 10") {
+		t.Errorf("kdv audit -o json: exit %d, Widgets as create: %+v", code, widgets)
+	}
+	if !strings.Contains(errOut, "example.kdv.dev/Widget") {
+		t.Errorf("kdv audit -o json: the per-kind table is not on stderr:\n%s", errOut)
 	}
 
 	dir := t.TempDir()
