@@ -20,6 +20,6 @@ from tagged Go types.`,
 		SilenceErrors: true,
 		Version:       kdvVersion(),
 	}
-	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand(), newUpgradeCheckCommand(), newLintCommand(), newVersionCommand())
+	root.AddCommand(newCheckCommand(), newValidateCommand(), newPruneCommand(), newDefaultCommand(), newGenCommand(), newCompatCommand(), newUpgradeCheckCommand(), newLintCommand(), newVersionCommand(), newAuditCommand())
 	return root
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
 
 	"kdv.dev/builtin"
 	"kdv.dev/config"
@@ -40,6 +41,7 @@ type validateFlags struct {
 	warningsAsErrors     bool
 	featureGates         string
 	lifecycleWarnings    string
+	cluster              clusterFlags
 }
 
 func newValidateCommand() *cobra.Command {
@@ -92,6 +94,7 @@ schema, 3 internal error.`,
 	fl.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "exit 1 when there are warnings (deprecated API versions, ...) and nothing worse")
 	fl.StringVar(&f.featureGates, "feature-gates", "", "the cluster's feature gates, as kube-apiserver --feature-gates: Gate=true,Other=false (AllAlpha, AllBeta); fields of built-in kinds whose gates are off are dropped, as the apiserver drops them")
 	fl.StringVar(&f.lifecycleWarnings, "lifecycle-warnings", resource.LifecycleWarnAlpha, "warn about gated fields in use by maturity: alpha, beta (alpha and beta) or none")
+	addClusterFlags(fl, &f.cluster, true)
 	return cmd
 }
 
@@ -122,6 +125,15 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
+	stderr := cmd.ErrOrStderr()
+	// the cluster's /version may choose the release, which the feature
+	// gates depend on
+	var restCfg *rest.Config
+	if f.cluster.enabled {
+		if restCfg, minor, err = connectCluster(context.Background(), stderr, f.cluster, minor); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
 	gates, err := builtin.ParseFeatureGates(f.featureGates, kubernetesMinor(minor))
 	if err != nil {
 		return &exitError{exitUsage, fmt.Errorf("--feature-gates: %w", err)}
@@ -131,10 +143,12 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 	default:
 		return &exitError{exitUsage, fmt.Errorf("--lifecycle-warnings %q: must be alpha, beta or none", f.lifecycleWarnings)}
 	}
-	stderr := cmd.ErrOrStderr()
 	reg, badSchemas, err := newRegistry(cmd.InOrStdin(), stderr, resource.Options{KubernetesMinor: minor, FeatureGates: gates, LifecycleWarnings: f.lifecycleWarnings}, f.crds, f.schemas)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if restCfg != nil && addClusterSchemas(context.Background(), stderr, "--cluster: ", restCfg, reg, minor, f.cluster) {
+		badSchemas = true
 	}
 	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
