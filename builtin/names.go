@@ -142,6 +142,13 @@ var nameRules = map[k8sschema.GroupKind]func(string, bool) []string{
 	// strategy.go Validate calls nothing else).
 	{Group: "policy", Kind: "PodDisruptionBudget"}: pathSegmentName,
 
+	// k8s.io/kube-aggregator pkg/apis/apiregistration/validation
+	// ValidateAPIService: content.IsPathSegmentName, then the name must be
+	// spec.version + "." + spec.group (a rule on spec, not declared here:
+	// a name function sees the name alone), so the core group's "v1."
+	// is a valid name.
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}: pathSegmentName,
+
 	// pkg/apis/certificates/validation/validation.go:
 	// ValidateCertificateRequestName returns nil ("We don't care what you
 	// call your certificate requests.").

@@ -67,6 +67,11 @@ func TestNameValidation(t *testing.T) {
 		{gk("policy", "PodDisruptionBudget"), "a%b", false, []string{"may not contain '%'"}},
 		{gk("certificates.k8s.io", "CertificateSigningRequest"), "node-csr-AbC:1", false, nil},
 		{gk("certificates.k8s.io", "CertificateSigningRequest"), "a/b", false, []string{"may not contain '/'"}},
+		// apiregistration APIService: path segment ("v1." is the core
+		// group's, which the apiserver itself creates).
+		{gk("apiregistration.k8s.io", "APIService"), "v1.", false, nil},
+		{gk("apiregistration.k8s.io", "APIService"), "v1beta1.metrics.k8s.io", false, nil},
+		{gk("apiregistration.k8s.io", "APIService"), "a/b", false, []string{"may not contain '/'"}},
 		// networking IPAddress: canonical IP.
 		{gk("networking.k8s.io", "IPAddress"), "2001:db8::1", false, nil},
 		{gk("networking.k8s.io", "IPAddress"), "192.168.1.5", false, nil},
