@@ -26,9 +26,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"sort"
 	"strconv"
@@ -117,7 +117,15 @@ func get(minor int) (*version, error) {
 			v.err = err
 			return
 		}
-		j, err := io.ReadAll(zr)
+		// gzip's trailer holds the uncompressed size (mod 2^32): reading
+		// into a buffer of that size spares io.ReadAll's growing copies,
+		// a tenth of the start-up of validating one built-in object.
+		var buf bytes.Buffer
+		if n := len(b); n >= 4 {
+			buf.Grow(int(binary.LittleEndian.Uint32(b[n-4:])) + bytes.MinRead)
+		}
+		_, err = buf.ReadFrom(zr)
+		j := buf.Bytes()
 		if err != nil {
 			v.err = err
 			return

@@ -83,7 +83,7 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 	// cannot depend on it; kdv uses a fixed name so messages that print the
 	// type are deterministic.
 	scopedType := declType.MaybeAssignTypeName(selfTypeName)
-	envs := &ruleEnvs{base: base, scopedType: scopedType}
+	envs := &ruleEnvs{base: base, kind: kind, scopedType: scopedType}
 	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	store := openStore(base, kind, s, declType, fp)
@@ -91,11 +91,11 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 	results := make([]compilationResult, len(s.XValidations))
 	for i, rule := range s.XValidations {
 		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-		envSet, err := envs.get(optional)
+		env, err := envs.get(optional)
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, envSet, kind, estimator, declType, maxCard, perCallLimit, unmetered, store)
+		results[i] = compileRule(s, rule, env, estimator, declType, maxCard, perCallLimit, unmetered, store)
 	}
 	return results, nil
 }
@@ -106,15 +106,16 @@ func (e compileError) Error() string { return string(e) }
 
 const errFailedDeclType = compileError("failed to convert to declType for CEL validation rules")
 
-// ruleEnvs lazily extends the base environment with self and oldSelf (or
-// optional oldSelf), as the apiserver's prepareEnvSet.
+// ruleEnvs lazily extends the base environment of kind with self and
+// oldSelf (or optional oldSelf), as the apiserver's prepareEnvSet.
 type ruleEnvs struct {
 	base                  *environment.EnvSet
+	kind                  envKind
 	scopedType            *apiservercel.DeclType
-	oldSelf, optionalSelf *environment.EnvSet
+	oldSelf, optionalSelf *celgo.Env
 }
 
-func (r *ruleEnvs) get(optional bool) (*environment.EnvSet, error) {
+func (r *ruleEnvs) get(optional bool) (*celgo.Env, error) {
 	target := &r.oldSelf
 	if optional {
 		target = &r.optionalSelf
@@ -126,28 +127,53 @@ func (r *ruleEnvs) get(optional bool) (*environment.EnvSet, error) {
 	if optional {
 		oldSelfType = types.NewOptionalType(oldSelfType)
 	}
-	e, err := r.base.Extend(
-		environment.VersionedOptions{
-			IntroducedVersion: version.MajorMinor(1, 0),
-			EnvOptions:        []celgo.EnvOption{celgo.Variable(ScopedVarName, r.scopedType.CelType())},
-			DeclTypes:         []*apiservercel.DeclType{r.scopedType},
-		},
-		environment.VersionedOptions{
-			IntroducedVersion: version.MajorMinor(1, 24),
-			EnvOptions:        []celgo.EnvOption{celgo.Variable(OldScopedVarName, oldSelfType)},
-		},
-		environment.VersionedOptions{
-			// The base environment validates declarations eagerly, which
-			// builds the type checker (every function of the Kubernetes
-			// libraries) at each extension: most of a CRD's start-up.
-			// Lazily, the checker is built on the first compilation, and
-			// not at all when every rule comes from the compile cache
-			// (programs do not need it). The declarations are the same;
-			// a conflict among them would show at compilation instead.
-			IntroducedVersion: version.MajorMinor(1, 0),
-			EnvOptions:        []celgo.EnvOption{celgo.EagerlyValidateDeclarations(false)},
-		},
-	)
+	// The base environment validates declarations eagerly, which builds
+	// the type checker (every function of the Kubernetes libraries) at
+	// each extension: most of a CRD's start-up. Lazily, the checker is
+	// built on the first compilation, and not at all when every rule
+	// comes from the compile cache (programs do not need it). The
+	// declarations are the same; a conflict among them would show at
+	// compilation instead.
+	lazy := celgo.EagerlyValidateDeclarations(false)
+	ver, known := envVersions.Load(r.base)
+	if !known {
+		e, err := r.base.Extend(
+			environment.VersionedOptions{
+				IntroducedVersion: version.MajorMinor(1, 0),
+				EnvOptions:        []celgo.EnvOption{celgo.Variable(ScopedVarName, r.scopedType.CelType()), lazy},
+				DeclTypes:         []*apiservercel.DeclType{r.scopedType},
+			},
+			environment.VersionedOptions{
+				IntroducedVersion: version.MajorMinor(1, 24),
+				EnvOptions:        []celgo.EnvOption{celgo.Variable(OldScopedVarName, oldSelfType)},
+			},
+		)
+		if err != nil {
+			return nil, err
+		}
+		*target = envOf(e, r.kind)
+		return *target, nil
+	}
+	// One of kdv's base environments: extend only the environment of
+	// kind, with the options EnvSet.Extend (filterAndBuildOpts) gives it.
+	// Extending both, as EnvSet.Extend does, doubled the cost. The stored
+	// expressions environment takes every option; the new expressions one
+	// those introduced at its compatibility version.
+	compat := version.MustParse(ver.(string))
+	base := envOf(r.base, r.kind)
+	opts := []celgo.EnvOption{celgo.Variable(ScopedVarName, r.scopedType.CelType()), lazy}
+	if r.kind == storedExpressions || compat.AtLeast(version.MajorMinor(1, 24)) {
+		opts = append(opts, celgo.Variable(OldScopedVarName, oldSelfType))
+	}
+	provider := apiservercel.NewDeclTypeProvider(r.scopedType)
+	if r.kind == storedExpressions || compat.AtLeast(version.MajorMinor(1, 31)) {
+		provider.SetRecognizeKeywordAsFieldName(true)
+	}
+	providerOpts, err := provider.EnvOptions(base.CELTypeProvider())
+	if err != nil {
+		return nil, err
+	}
+	e, err := base.Extend(append(opts, providerOpts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +192,10 @@ func envOf(set *environment.EnvSet, kind envKind) *celgo.Env {
 // builds only the untracked program, which is all such rules need.
 //
 // store, when not nil, is the node's compile cache (astcache.go).
-func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *environment.EnvSet, kind envKind, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64, unmetered bool, store *astStore) (res compilationResult) {
+func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.Env, estimator *library.CostEstimator, declType *apiservercel.DeclType, maxCard, perCallLimit uint64, unmetered bool, store *astStore) (res compilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
-	env := envOf(envSet, kind)
 	optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
 	ast, issues := store.compile(env, entryKey("rule", optional, rule.Rule), rule.Rule)
 	if issues != nil {
@@ -229,7 +254,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, envSet *envir
 	res.program = prog
 	res.fast = &fastPlan{env: env, ast: ast, maxCost: est.Max, root: declType, perCallLimit: perCallLimit}
 	if rule.MessageExpression != "" {
-		menv := envOf(envSet, kind)
+		menv := env
 		ast, issues := store.compile(menv, entryKey("message", optional, rule.MessageExpression), rule.MessageExpression)
 		if issues != nil {
 			res.messageExpressionErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
