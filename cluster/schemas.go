@@ -211,7 +211,7 @@ func loadCRDs(ctx context.Context, cfg *rest.Config, reg *resource.Registry, c *
 			return nil, fmt.Errorf("%s: listing CustomResourceDefinitions: %w", cfg.Host, err)
 		}
 		for _, m := range list.Items {
-			obj, fetched, err := crdObject(ctx, dc, c, m.Name, m.ResourceVersion)
+			obj, fetched, err := crdObject(ctx, dc, c, m.Name, string(m.UID), m.ResourceVersion)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("CustomResourceDefinition %s: %w", m.Name, err))
 				continue
@@ -253,13 +253,15 @@ func loadCRDs(ctx context.Context, cfg *rest.Config, reg *resource.Registry, c *
 }
 
 // crdObject returns a CRD as the server stores it at resourceVersion rv:
-// from the cache when it holds that version, else fetched (and cached).
-func crdObject(ctx context.Context, dc dynamic.Interface, c *cache, name, rv string) (obj map[string]any, fetched bool, err error) {
+// from the cache when it holds that version of the same object (uid: a
+// cluster recreated at the same address starts its resourceVersions
+// again), else fetched (and cached).
+func crdObject(ctx context.Context, dc dynamic.Interface, c *cache, name, uid, rv string) (obj map[string]any, fetched bool, err error) {
 	file := path.Join("crds", name+".json")
 	if data := c.read(file); data != nil {
 		var cached map[string]any
 		if utiljson.Unmarshal(data, &cached) == nil {
-			if md, ok := cached["metadata"].(map[string]any); ok && md["resourceVersion"] == rv {
+			if md, ok := cached["metadata"].(map[string]any); ok && md["resourceVersion"] == rv && md["uid"] == uid {
 				return cached, false, nil
 			}
 		}
