@@ -194,7 +194,8 @@ func packageLifecycle(dir, label string) ([]datafile.LifecycleKind, error) {
 				enabled = true
 			}
 		}
-		if g, ok := groupName(f); ok {
+		// the package's GroupName constant
+		if g, ok := stringConsts([]*ast.File{f})["GroupName"]; ok {
 			group, hasGroup = g, true
 		}
 	}
@@ -520,30 +521,6 @@ func hasLine(cg *ast.CommentGroup, line string) bool {
 		}
 	}
 	return false
-}
-
-// groupName returns the package's GroupName constant.
-func groupName(f *ast.File) (string, bool) {
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, s := range g.Specs {
-			vs := s.(*ast.ValueSpec)
-			for i, n := range vs.Names {
-				if n.Name != "GroupName" || i >= len(vs.Values) {
-					continue
-				}
-				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					if s, err := strconv.Unquote(lit.Value); err == nil {
-						return s, true
-					}
-				}
-			}
-		}
-	}
-	return "", false
 }
 
 // LifecycleSources returns the sources of BuildLifecycle for k8s.io/api
