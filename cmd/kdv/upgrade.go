@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -19,22 +18,10 @@ import (
 )
 
 type upgradeFlags struct {
-	from, to             string
-	crds                 []string
-	schemas              []string
-	output               string
-	showUnchanged        bool
-	ignoreMissingSchemas bool
-	skip                 []string
-	reject               []string
-	jobs                 int
-	strictCRDs           bool
-	strictInputs         bool
-	values               []string
-	set                  []string
-	releaseName          string
-	namespace            string
-	input                inputFlags
+	sourceFlags
+	from, to      string
+	output        string
+	showUnchanged bool
 }
 
 func newUpgradeCheckCommand() *cobra.Command {
@@ -83,21 +70,9 @@ Exit codes: 0 nothing breaks, 1 something breaks (removed, newly rejected),
 	fl := cmd.Flags()
 	fl.StringVar(&f.from, "from", "", "the Kubernetes version the cluster runs, e.g. 1.35 (default: the oldest kdv knows)")
 	fl.StringVar(&f.to, "to", "", "the Kubernetes version it moves to, e.g. 1.37 (default: the newest kdv knows)")
-	fl.StringArrayVar(&f.crds, "crds", nil, "CustomResourceDefinitions to validate against: a file or directory (repeatable)")
-	fl.StringArrayVar(&f.schemas, "schemas", nil, "a directory of OpenAPI v3 documents to validate against, at both releases (repeatable)")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(upgrade.Formats, ", "))
 	fl.BoolVar(&f.showUnchanged, "show-unchanged", false, "list the documents invalid at both releases (otherwise only counted)")
-	fl.BoolVar(&f.ignoreMissingSchemas, "ignore-missing-schemas", false, "skip documents whose kind has no schema instead of failing them")
-	fl.StringSliceVar(&f.skip, "skip", nil, "kinds not to check, as Kind or Kind.group (comma-separated)")
-	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated)")
-	fl.IntVarP(&f.jobs, "jobs", "j", runtime.NumCPU(), "documents validated in parallel")
-	fl.BoolVar(&f.strictCRDs, "strict-crds", true, "treat schema keys unknown to apiextensions.k8s.io/v1 in CRDs of the input as errors")
-	fl.BoolVar(&f.strictInputs, "strict-inputs", false, "read every file as manifests, as kubectl does (see kdv validate)")
-	fl.StringArrayVar(&f.values, "values", nil, "Helm charts: a values file, as helm -f (repeatable)")
-	fl.StringArrayVar(&f.set, "set", nil, "Helm charts: set a value, as helm --set key=value (repeatable)")
-	fl.StringVar(&f.releaseName, "release-name", "release-name", "Helm charts: the release name (.Release.Name)")
-	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace)")
-	addInputFlags(cmd, &f.input)
+	addSourceFlags(cmd, &f.sourceFlags, "check")
 	return cmd
 }
 
@@ -166,8 +141,7 @@ func runUpgradeCheck(cmd *cobra.Command, args []string, f upgradeFlags, ignore f
 		badSchemas = badSchemas || bad
 		return reg, err
 	}
-	vf := validateFlags{values: f.values, set: f.set, releaseName: f.releaseName, namespace: f.namespace}
-	pending, readErr := manifest.ReadPending(args, stdin, manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(vf, from), Ignore: ignore})
+	pending, readErr := manifest.ReadPending(args, stdin, manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f.sourceFlags, from), Ignore: ignore})
 	ignored()
 	res, err := upgrade.Check(context.Background(), upgrade.Decode(pending), upgrade.Options{
 		From: from, To: to,

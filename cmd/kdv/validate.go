@@ -21,14 +21,15 @@ import (
 	"kdv.dev/resource"
 )
 
-type validateFlags struct {
+// sourceFlags are the flags of the commands that read and validate
+// manifests as 'kdv validate' does (validate, upgrade-check): schemas,
+// kinds, inputs and Helm rendering.
+type sourceFlags struct {
 	crds                 []string
 	schemas              []string
-	kubernetesVersion    string
-	old                  []string
-	output               string
 	ignoreMissingSchemas bool
 	skip                 []string
+	reject               []string
 	jobs                 int
 	strictCRDs           bool
 	strictInputs         bool
@@ -36,12 +37,37 @@ type validateFlags struct {
 	set                  []string
 	releaseName          string
 	namespace            string
-	reject               []string
 	input                inputFlags
-	warningsAsErrors     bool
-	featureGates         string
-	lifecycleWarnings    string
-	cluster              clusterFlags
+}
+
+// addSourceFlags declares sourceFlags on cmd; verb names what the
+// command does with documents ("validate", "check").
+func addSourceFlags(cmd *cobra.Command, f *sourceFlags, verb string) {
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.crds, "crds", nil, "CustomResourceDefinitions to validate against: a file or directory (repeatable)")
+	fl.StringArrayVar(&f.schemas, "schemas", nil, "a directory of OpenAPI v3 documents to validate against (repeatable)")
+	fl.BoolVar(&f.ignoreMissingSchemas, "ignore-missing-schemas", false, "skip documents whose kind has no schema instead of failing them")
+	fl.StringSliceVar(&f.skip, "skip", nil, "kinds not to "+verb+", as Kind or Kind.group (comma-separated)")
+	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated): their documents are invalid")
+	fl.IntVarP(&f.jobs, "jobs", "j", runtime.NumCPU(), "documents validated in parallel")
+	fl.BoolVar(&f.strictCRDs, "strict-crds", true, "treat schema keys unknown to apiextensions.k8s.io/v1 in CRDs of the input as errors (kubectl --validate=strict)")
+	fl.BoolVar(&f.strictInputs, "strict-inputs", false, "read every file as manifests, as kubectl does: Helm chart files, kustomizations, CI workflows and documents with neither apiVersion nor kind are errors instead of skipped")
+	fl.StringArrayVar(&f.values, "values", nil, "Helm charts: a values file merged over the chart's values.yaml, as helm -f (repeatable; later files win)")
+	fl.StringArrayVar(&f.set, "set", nil, "Helm charts: set a value, as helm --set key=value (repeatable)")
+	fl.StringVar(&f.releaseName, "release-name", "release-name", "Helm charts: the release name (.Release.Name)")
+	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
+	addInputFlags(cmd, &f.input)
+}
+
+type validateFlags struct {
+	sourceFlags
+	kubernetesVersion string
+	old               []string
+	output            string
+	warningsAsErrors  bool
+	featureGates      string
+	lifecycleWarnings string
+	cluster           clusterFlags
 }
 
 func newValidateCommand() *cobra.Command {
@@ -75,22 +101,10 @@ schema, 3 internal error.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.crds, "crds", nil, "CustomResourceDefinitions to validate against: a file or directory (repeatable)")
-	fl.StringArrayVar(&f.schemas, "schemas", nil, "a directory of OpenAPI v3 documents to validate against (repeatable)")
+	addSourceFlags(cmd, &f.sourceFlags, "validate")
 	fl.StringVar(&f.kubernetesVersion, "kubernetes-version", "", "the Kubernetes version to validate against, e.g. 1.37 (default: the newest kdv knows)")
 	fl.StringArrayVar(&f.old, "old", nil, "the previous versions of the objects (file, directory or -): matching objects are validated as updates")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
-	fl.BoolVar(&f.ignoreMissingSchemas, "ignore-missing-schemas", false, "skip documents whose kind has no schema instead of failing them")
-	fl.StringSliceVar(&f.skip, "skip", nil, "kinds not to validate, as Kind or Kind.group (comma-separated)")
-	fl.IntVarP(&f.jobs, "jobs", "j", runtime.NumCPU(), "documents validated in parallel")
-	fl.BoolVar(&f.strictCRDs, "strict-crds", true, "treat schema keys unknown to apiextensions.k8s.io/v1 in CRDs of the input as errors (kubectl --validate=strict)")
-	fl.BoolVar(&f.strictInputs, "strict-inputs", false, "read every file as manifests, as kubectl does: Helm chart files, kustomizations, CI workflows and documents with neither apiVersion nor kind are errors instead of skipped")
-	fl.StringArrayVar(&f.values, "values", nil, "Helm charts: a values file merged over the chart's values.yaml, as helm -f (repeatable; later files win)")
-	fl.StringArrayVar(&f.set, "set", nil, "Helm charts: set a value, as helm --set key=value (repeatable)")
-	fl.StringVar(&f.releaseName, "release-name", "release-name", "Helm charts: the release name (.Release.Name)")
-	fl.StringVar(&f.namespace, "namespace", "default", "Helm charts: the release namespace (.Release.Namespace), as helm --namespace")
-	fl.StringSliceVar(&f.reject, "reject", nil, "kinds that must not appear, as Kind or Kind.group (comma-separated): their documents are invalid")
-	addInputFlags(cmd, &f.input)
 	fl.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "exit 1 when there are warnings (deprecated API versions, ...) and nothing worse")
 	fl.StringVar(&f.featureGates, "feature-gates", "", "the cluster's feature gates, as kube-apiserver --feature-gates: Gate=true,Other=false (AllAlpha, AllBeta); fields of built-in kinds whose gates are off are dropped, as the apiserver drops them")
 	fl.StringVar(&f.lifecycleWarnings, "lifecycle-warnings", resource.LifecycleWarnAlpha, "warn about gated fields in use by maturity: alpha, beta (alpha and beta) or none")
@@ -100,7 +114,7 @@ schema, 3 internal error.`,
 
 // buildDirs builds kustomization directories and renders chart
 // directories, for manifest.Options.Build.
-func buildDirs(f validateFlags, minor int) manifest.BuildFunc {
+func buildDirs(f sourceFlags, minor int) manifest.BuildFunc {
 	charts := helm.Options{ValuesFiles: f.values, Set: f.set, ReleaseName: f.releaseName, Namespace: f.namespace, KubernetesMinor: minor}
 	return func(dir string) (bool, []manifest.Built, error) {
 		if handled, objs, err := kustomize.Build(dir); handled {
@@ -150,7 +164,7 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 	if restCfg != nil && addClusterSchemas(context.Background(), stderr, "--cluster: ", restCfg, reg, minor, f.cluster) {
 		badSchemas = true
 	}
-	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f.sourceFlags, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
 	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
 	var progress *report.Progress
 	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
