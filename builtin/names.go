@@ -293,6 +293,7 @@ var metaOnUpdate = map[k8sschema.GroupKind]bool{
 	{Group: "networking.k8s.io", Kind: "IngressClass"}:                                true,
 	{Group: "networking.k8s.io", Kind: "IPAddress"}:                                   true,
 	{Group: "storage.k8s.io", Kind: "StorageClass"}:                                   true,
+	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}:                               true,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   true,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     true,
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        true,

@@ -292,16 +292,31 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 
 // setFieldPath records the rule's fieldPath, normalised, and its steps.
 func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
-	if p, ok := parseEachPath(rule.FieldPath, s); ok && res.fast != nil && res.fast.unmetered {
+	fp, report := rule.FieldPath, ""
+	builtIn := res.fast != nil && res.fast.unmetered
+	if builtIn {
+		// "<value path> as <reported path>" (each.go)
+		if v, r, ok := cutReportedPath(fp); ok {
+			fp, report = v, r
+		}
+	}
+	if p, ok := parseEachPath(fp, s); ok && builtIn {
 		// a built-in rule with list wildcards (each.go)
+		p.report = report
 		res.each = &p
 		res.normalizedFieldPath, res.fieldPathSteps = p.prefix, p.prefixSteps
+		if report != "" {
+			res.normalizedFieldPath, _, _ = strings.Cut(report, "[*]")
+		}
 		return
 	}
-	if rule.FieldPath != "" {
-		if p, _, steps, err := schema.ResolveFieldPathSteps(rule.FieldPath, s, true); err == nil {
+	if fp != "" {
+		if p, _, steps, err := schema.ResolveFieldPathSteps(fp, s, true); err == nil {
 			res.normalizedFieldPath = p.String()
 			res.fieldPathSteps = steps
+			if report != "" {
+				res.normalizedFieldPath = report
+			}
 		}
 	}
 }

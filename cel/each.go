@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/google/cel-go/common/types"
@@ -25,9 +26,56 @@ import (
 // is reported at the path before the first wildcard, as before. A rule
 // using oldSelf sees the whole old object in each restriction.
 
+// Reported paths. The hand-written validation sometimes reports at a path
+// that is not where the value is: each unsupported access mode at
+// spec.accessModes (not spec.accessModes[i]), a missing storage request at
+// spec.resources[storage] (a map key on a struct), a changed volume source
+// at spec.persistentvolumesource (no such field). A built-in rule may
+// therefore give its fieldPath as "<value path> as <reported path>": the
+// value path (any fieldPath above, wildcards included) says where the bad
+// value is and, with wildcards, which items are to blame; the reported
+// path, a dot followed by the path as field.Path prints it, says where the
+// error is reported (after the rule's own path), each "[*]" in it replaced
+// by the index of the corresponding wildcard of the value path, in order.
+// ".accessModes[*] as .accessModes" reports each bad mode at the list.
+
+// cutReportedPath splits "<value path> as <reported path>"; report is the
+// reported path without its leading dot. ok is false for a plain fieldPath.
+func cutReportedPath(fp string) (value, report string, ok bool) {
+	i := strings.LastIndex(fp, " as .")
+	if i < 0 || strings.ContainsAny(fp[i:], "'\"") {
+		return fp, "", false
+	}
+	value, report = strings.TrimSpace(fp[:i]), fp[i+len(" as ."):]
+	if value == "" || report == "" {
+		return fp, "", false
+	}
+	return value, report, true
+}
+
+// reportedAt is the reported path with its wildcards replaced by idx.
+func reportedAt(report string, idx []int) string {
+	var b strings.Builder
+	for k := 0; ; k++ {
+		before, after, found := strings.Cut(report, "[*]")
+		b.WriteString(before)
+		if !found {
+			return b.String()
+		}
+		if k < len(idx) {
+			fmt.Fprintf(&b, "[%d]", idx[k])
+		} else {
+			b.WriteString("[*]")
+		}
+		report = after
+	}
+}
+
 // eachPath is a fieldPath with list wildcards: property names and "*".
 type eachPath struct {
-	steps []string
+	// report is the reported path ("" for the value's own).
+	report string
+	steps  []string
 	// prefix is the path before the first wildcard, and its steps.
 	prefix      string
 	prefixSteps []string
@@ -78,6 +126,7 @@ func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 // self restricted to those elements, and the value at the path's end.
 type eachBinding struct {
 	path  *field.Path
+	idx   []int // the index of each starred element
 	self  any
 	value any
 }
@@ -86,16 +135,16 @@ type eachBinding struct {
 // in order.
 func (p eachPath) bindings(obj any) []eachBinding {
 	var out []eachBinding
-	var walk func(cur any, i int, path *field.Path, rebuild func(any) any)
-	walk = func(cur any, i int, path *field.Path, rebuild func(any) any) {
+	var walk func(cur any, i int, path *field.Path, idx []int, rebuild func(any) any)
+	walk = func(cur any, i int, path *field.Path, idx []int, rebuild func(any) any) {
 		if i == len(p.steps) {
-			out = append(out, eachBinding{path: path, self: rebuild(cur), value: cur})
+			out = append(out, eachBinding{path: path, idx: idx, self: rebuild(cur), value: cur})
 			return
 		}
 		if p.steps[i] == "*" {
 			l, _ := cur.([]any)
 			for j, el := range l {
-				walk(el, i+1, path.Index(j), func(x any) any { return rebuild([]any{x}) })
+				walk(el, i+1, path.Index(j), append(idx[:len(idx):len(idx)], j), func(x any) any { return rebuild([]any{x}) })
 			}
 			return
 		}
@@ -108,7 +157,7 @@ func (p eachPath) bindings(obj any) []eachBinding {
 		if !set && i+1 < len(p.steps) {
 			return
 		}
-		walk(child, i+1, path.Child(name), func(x any) any {
+		walk(child, i+1, path.Child(name), idx, func(x any) any {
 			c := make(map[string]any, len(m))
 			for k, v := range m {
 				c[k] = v
@@ -119,7 +168,7 @@ func (p eachPath) bindings(obj any) []eachBinding {
 			return rebuild(c)
 		})
 	}
-	walk(obj, 0, nil, func(x any) any { return x })
+	walk(obj, 0, nil, nil, func(x any) any { return x })
 	return out
 }
 
@@ -141,9 +190,12 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 			continue
 		}
 		p := b.path
+		if compiled.each.report != "" {
+			p = field.NewPath(reportedAt(compiled.each.report, b.idx))
+		}
 		if fldPath != nil {
 			// as the rule's normalized fieldPath is appended
-			p = fldPath.Child(b.path.String())
+			p = fldPath.Child(p.String())
 		}
 		errs = append(errs, handwrittenError(p, b.value, detail, reason))
 	}

@@ -143,3 +143,88 @@ func TestEachFieldPathOldSelf(t *testing.T) {
 		})
 	}
 }
+
+// TestReportedFieldPath: "<value path> as <reported path>" reports where
+// the hand-written validation does, with the value found at the value
+// path. Expected lines from the reference (bench/cmd/builtin-verdict,
+// Kubernetes 1.37) on a PersistentVolumeClaim spec:
+// ValidatePersistentVolumeClaimSpec reports each unsupported access mode at
+// spec.accessModes (field.NotSupported(fldPath.Child("accessModes"), mode,
+// ...)) and a missing storage request at spec.resources[storage]
+// (fldPath.Child("resources").Key("storage")); ValidateNode reports taints
+// at metadata.taints[i] (a wildcard in both halves keeps the item's index).
+func TestReportedFieldPath(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  accessModes:
+		    type: array
+		    items: {type: string}
+		  resources:
+		    type: object
+		    properties:
+		      requests:
+		        type: object
+		        additionalProperties: {type: string}
+		  taints:
+		    type: array
+		    items:
+		      type: object
+		      properties:
+		        effect: {type: string}
+	`)
+	notSupported, required := "FieldValueNotSupported", "FieldValueRequired"
+	s.XValidations = []schema.ValidationRule{{
+		Rule:      "self.?accessModes.orValue([]).all(m, m in ['ReadWriteOnce', 'ReadOnlyMany'])",
+		Message:   `supported values: "ReadOnlyMany", "ReadWriteOnce"`,
+		Reason:    &notSupported,
+		FieldPath: ".accessModes[*] as .accessModes",
+	}, {
+		Rule:      "'storage' in self.?resources.?requests.orValue({})",
+		Reason:    &required,
+		Message:   "Required value",
+		FieldPath: ".resources.requests['storage'] as .resources[storage]",
+	}, {
+		Rule:      "self.?taints.orValue([]).all(t, has(t.effect))",
+		Reason:    &required,
+		Message:   "Required value",
+		FieldPath: ".taints[*].effect as .metadata.taints[*].effect",
+	}}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct {
+		name, obj string
+		want      []string
+	}{
+		{"valid", `{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, taints: [{effect: NoSchedule}]}`, nil},
+		{"invalid", `{accessModes: [ReadWriteOnce, Bad, Worse], resources: {}, taints: [{effect: NoSchedule}, {}]}`, []string{
+			`spec.accessModes: Unsupported value: "Bad": supported values: "ReadOnlyMany", "ReadWriteOnce"`,
+			`spec.accessModes: Unsupported value: "Worse": supported values: "ReadOnlyMany", "ReadWriteOnce"`,
+			`spec.resources[storage]: Required value`,
+			`spec.metadata.taints[1].effect: Required value`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), yamlObj(t, c.obj), nil, RuntimeCELCostBudget)
+			var lines []string
+			for _, e := range got {
+				lines = append(lines, e.Error())
+			}
+			if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+	for _, c := range []struct{ in, value, report string }{
+		{".a.b", ".a.b", ""},
+		{".a[*] as .a", ".a[*]", "a"},
+		{".m['x as .y']", ".m['x as .y']", ""},
+	} {
+		value, report, _ := cutReportedPath(c.in)
+		if value != c.value || report != c.report {
+			t.Errorf("cutReportedPath(%q) = %q, %q; want %q, %q", c.in, value, report, c.value, c.report)
+		}
+	}
+}

@@ -60,7 +60,7 @@ var canonical = map[string]tagSpec{
 	// CEL
 	"validationRule": {args: aNamed, names: []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"}, need: []string{"rule"}},
 	// x-kubernetes-validation-errors: a keyword's message and reason
-	"validationError": {args: aNamed, names: []string{"keyword", "message", "reason"}, need: []string{"keyword"}},
+	"validationError": {args: aNamed, names: []string{"keyword", "message", "reason", "at"}, need: []string{"keyword"}},
 	// transitions
 	"immutable": {}, "monotonic": {},
 	"update": {value: vString, allowed: []string{"NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"}},

@@ -249,6 +249,11 @@ type Union struct {
 type ValidationError struct {
 	Message string `json:"message,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// At "list" reports the error of a list's item at the list (the path
+	// without its last index), as hand-written validation that checks each
+	// item but reports at the list (field.NotSupported(fldPath.Child(
+	// "accessModes"), mode, ...)); "" at the value's own path.
+	At string `json:"at,omitempty"`
 }
 
 // propsKnownKeys lists every key Props decodes into a field; any other key

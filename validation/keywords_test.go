@@ -119,6 +119,22 @@ func TestValidationErrorsOverride(t *testing.T) {
 	})
 }
 
+// TestValidationErrorsAtList: "at":"list" reports an item's error at its
+// list, as ValidatePersistentVolumeClaimSpec reports each unsupported
+// access mode at spec.accessModes (expected lines from the reference,
+// bench/cmd/builtin-verdict, Kubernetes 1.37); a map value's error keeps
+// its key.
+func TestValidationErrorsAtList(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{
+		"accessModes":{"type":"array","items":{"type":"string","enum":["ReadWriteOnce"],"x-kubernetes-validation-errors":{"enum":{"at":"list"}}}},
+		"m":{"type":"object","additionalProperties":{"type":"string","enum":["a"],"x-kubernetes-validation-errors":{"enum":{"at":"list"}}}}}}`, Options{})
+	assertSameSet(t, 0, errStrings(t, v, mustJSON(t, `{"accessModes":["ReadWriteOnce","Bad","Worse"],"m":{"k":"b"}}`), nil), []string{
+		`accessModes: Unsupported value: "Bad": supported values: "ReadWriteOnce"`,
+		`accessModes: Unsupported value: "Worse": supported values: "ReadWriteOnce"`,
+		`m.k: Unsupported value: "b": supported values: "a"`,
+	})
+}
+
 // TestExtendedFormats covers a formats registry enforcing formats beyond the
 // apiserver's (kdv-extended): their checkers' own errors are reported.
 func TestExtendedFormats(t *testing.T) {

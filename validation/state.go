@@ -181,6 +181,14 @@ func applyOverride(e *field.Error, o schema.ValidationError) {
 	if o.Message != "" {
 		e.Detail = o.Message
 	}
+	if o.At == "list" && strings.HasSuffix(e.Field, "]") {
+		// only a list index: a map key (labels[a]) stays
+		if i := strings.LastIndexByte(e.Field, '['); i > 0 {
+			if _, err := strconv.Atoi(e.Field[i+1 : len(e.Field)-1]); err == nil {
+				e.Field = e.Field[:i]
+			}
+		}
+	}
 	switch t := field.ErrorType(o.Reason); t {
 	case field.ErrorTypeInvalid, field.ErrorTypeRequired, field.ErrorTypeForbidden,
 		field.ErrorTypeDuplicate, field.ErrorTypeNotSupported, field.ErrorTypeTooLong,

@@ -400,6 +400,15 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				r.Type = reasonType(argOr(t, "reason", ""))
 				r.Message = argOr(t, "message", "")
 				if fp := argOr(t, "fieldPath", ""); fp != "" {
+					// "<value path> as <reported path>" reports at the
+					// reported path (a trailing list index or map key
+					// is not a Child)
+					if i := strings.LastIndex(fp, " as ."); i >= 0 {
+						fp = fp[i+len(" as"):]
+						if j := strings.LastIndex(fp, "["); j > 0 && strings.HasSuffix(fp, "]") && !strings.HasSuffix(fp, "']") {
+							fp = fp[:j]
+						}
+					}
 					// a wildcard path (".clusterIPs[*]") reports at the item,
 					// whose field is the list's
 					fp = strings.TrimSuffix(fp, "[*]")

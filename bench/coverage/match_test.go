@@ -29,12 +29,15 @@ TopologySelectorLabelRequirement.values +k8s:listType=set
 TopologySelectorLabelRequirement.other +k8s:listType=map
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateService
 Service +validationRule="true",message="must match",reason="FieldValueInvalid",fieldPath=".metadata.annotations['a.b/c']"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimSpec
+PersistentVolumeClaimSpec +validationRule="true",message="Required value",reason="FieldValueRequired",fieldPath=".resources.requests['storage'] as .resources[storage]"
+PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidden",fieldPath=".spec as .spec.persistentvolumesource"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 8 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 10 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -56,9 +59,12 @@ Service +validationRule="true",message="must match",reason="FieldValueInvalid",f
 		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "other"},
 		// a map key's path reports at the map
 		{Func: "validateService", Type: "Invalid", Field: "annotations", Detail: "must match"},
+		// "<value path> as <reported path>" reports at the reported path
+		{Func: "ValidatePersistentVolumeClaimSpec", Type: "Required", Field: "resources"},
+		{Func: "ValidatePersistentVolumeClaimSpec", Type: "Forbidden", Field: "persistentvolumesource", Detail: "gone"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])

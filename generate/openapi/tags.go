@@ -428,6 +428,13 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if v, ok := t.Arg("reason"); ok {
 			ve.Reason = v
 		}
+		if v, ok := t.Arg("at"); ok {
+			if v != "list" {
+				g.report1(t, s, fmt.Sprintf("validationError at=%q: only \"list\" is known", v))
+				return
+			}
+			ve.At = v
+		}
 		if s.target.XValidationErrors == nil {
 			s.target.XValidationErrors = map[string]schema.ValidationError{}
 		}
