@@ -321,9 +321,14 @@ func mdEscape(s string) string {
 // KDV_BUILTIN_RESULTS=file writes the
 // tables as markdown (into the marked section of file when it has one).
 func TestBuiltinDifferential(t *testing.T) {
-	exs := append(loadBuiltinCorpus(t), loadBuiltinSeeds(t)...)
+	exs := filterBuiltinKinds(append(loadBuiltinCorpus(t), loadBuiltinSeeds(t)...))
 	cases := builtinCases(exs, builtinMutationsPerKind())
 	rs := runBuiltinCases(cases)
+	if f := os.Getenv("KDV_BUILTIN_DIFFS"); f != "" {
+		if err := writeBuiltinDiffs(f, rs); err != nil {
+			t.Error(err)
+		}
+	}
 	var judged, stored []bresult
 	skipped := 0
 	for _, r := range rs {
@@ -399,6 +404,55 @@ func TestBuiltinDifferential(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// filterBuiltinKinds keeps the examples of the kinds KDV_BUILTIN_KINDS
+// names (comma-separated, as the per-kind table spells them, e.g.
+// "Service,Event.events.k8s.io"), all when it is unset: a quicker run
+// while working on a few kinds (the full run is the one that counts).
+func filterBuiltinKinds(exs []builtinExample) []builtinExample {
+	v := os.Getenv("KDV_BUILTIN_KINDS")
+	if v == "" {
+		return exs
+	}
+	want := map[string]bool{}
+	for _, k := range strings.Split(v, ",") {
+		want[strings.TrimSpace(k)] = true
+	}
+	var out []builtinExample
+	for _, ex := range exs {
+		if want[ex.GK.String()] {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// writeBuiltinDiffs writes every judged case whose verdict, causes or
+// messages differ, with both sides' messages in full, to file
+// (KDV_BUILTIN_DIFFS): the class tables show one example per class, this
+// shows them all.
+func writeBuiltinDiffs(file string, rs []bresult) error {
+	var b strings.Builder
+	for i := range rs {
+		r := &rs[i]
+		if r.Err != nil || (r.Ref.Rejected == r.KDV.Rejected && sameCauses(r.Ref.Causes, r.KDV.Causes) && sameMessages(r.Ref.Messages, r.KDV.Messages)) {
+			continue
+		}
+		fmt.Fprintf(&b, "=== %s [%s]\n", r.Case.Name, r.Case.Kind)
+		for _, side := range []struct {
+			name string
+			v    bverdict
+		}{{"apiserver", r.Ref}, {"kdv", r.KDV}} {
+			if !side.v.Rejected {
+				fmt.Fprintf(&b, "  %s: accept\n", side.name)
+			}
+			for _, m := range side.v.Messages {
+				fmt.Fprintf(&b, "  %s: %s\n", side.name, m)
+			}
+		}
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
 // maxStoredFalseRejectionRate bounds the false rejections among stored
