@@ -429,14 +429,15 @@ func filterBuiltinKinds(exs []builtinExample) []builtinExample {
 }
 
 // writeBuiltinDiffs writes every judged case whose verdict, causes or
-// messages differ, with both sides' messages in full, to file
+// messages differ, with both sides' messages in full, to file (stored
+// objects left out)
 // (KDV_BUILTIN_DIFFS): the class tables show one example per class, this
 // shows them all.
 func writeBuiltinDiffs(file string, rs []bresult) error {
 	var b strings.Builder
 	for i := range rs {
 		r := &rs[i]
-		if r.Err != nil || (r.Ref.Rejected == r.KDV.Rejected && sameCauses(r.Ref.Causes, r.KDV.Causes) && sameMessages(r.Ref.Messages, r.KDV.Messages)) {
+		if r.Err != nil || r.Case.Stored || (r.Ref.Rejected == r.KDV.Rejected && sameCauses(r.Ref.Causes, r.KDV.Causes) && sameMessages(r.Ref.Messages, r.KDV.Messages)) {
 			continue
 		}
 		fmt.Fprintf(&b, "=== %s [%s]\n", r.Case.Name, r.Case.Kind)
