@@ -41,6 +41,9 @@ type compilationResult struct {
 	// fieldPathSteps are the property names and map keys of fieldPath
 	// (to report the value there in the hand-written form, Options.BuiltIn).
 	fieldPathSteps []string
+	// absent is the value the hand-written code sees at fieldPath when the
+	// field is missing (see absentValue); nil when it prints null.
+	absent any
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -296,12 +299,14 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 		// a built-in rule with list wildcards (each.go)
 		res.each = &p
 		res.normalizedFieldPath, res.fieldPathSteps = p.prefix, p.prefixSteps
+		res.absent = absentValue(s, p.steps)
 		return
 	}
 	if rule.FieldPath != "" {
 		if p, _, steps, err := schema.ResolveFieldPathSteps(rule.FieldPath, s, true); err == nil {
 			res.normalizedFieldPath = p.String()
 			res.fieldPathSteps = steps
+			res.absent = absentValue(s, steps)
 		}
 	}
 }

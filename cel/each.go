@@ -145,7 +145,11 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 			// as the rule's normalized fieldPath is appended
 			p = fldPath.Child(b.path.String())
 		}
-		errs = append(errs, handwrittenError(p, b.value, detail, reason))
+		value := b.value
+		if value == nil {
+			value = compiled.absent
+		}
+		errs = append(errs, handwrittenError(p, value, detail, reason))
 	}
 	return errs
 }

@@ -361,7 +361,11 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					continue
 				}
 			}
-			addErr(handwrittenError(curPath, valueAt(obj, compiled.fieldPathSteps), detail, rule.Reason))
+			value := valueAt(obj, compiled.fieldPathSteps)
+			if value == nil {
+				value = compiled.absent
+			}
+			addErr(handwrittenError(curPath, value, detail, rule.Reason))
 			continue
 		}
 		var value any = obj
