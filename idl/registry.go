@@ -51,12 +51,13 @@ var canonical = map[string]tagSpec{
 	"format": {value: vString}, "pattern": {value: vString},
 	"enum": {value: vNone, args: aOptional}, "type": {value: vString, allowed: []string{"object", "array", "string", "integer", "number", "boolean"}},
 	// list and map semantics
-	"listType":   {value: vString, allowed: []string{"atomic", "set", "map"}},
-	"listMapKey": {value: vString},
-	"uniqueKey":  {value: vString},
-	"mapType":    {value: vString, allowed: []string{"atomic", "granular"}},
-	"structType": {value: vString, allowed: []string{"atomic", "granular"}},
-	"unique":     {value: vString, allowed: []string{"set", "map"}},
+	"listType":    {value: vString, allowed: []string{"atomic", "set", "map"}},
+	"listMapKey":  {value: vString},
+	"uniqueKey":   {value: vString},
+	"defaultFrom": {value: vString},
+	"mapType":     {value: vString, allowed: []string{"atomic", "granular"}},
+	"structType":  {value: vString, allowed: []string{"atomic", "granular"}},
+	"unique":      {value: vString, allowed: []string{"set", "map"}},
 	// CEL
 	"validationRule": {args: aNamed, names: []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"}, need: []string{"rule"}},
 	// x-kubernetes-validation-errors: a keyword's message and reason
@@ -148,7 +149,7 @@ var plainNames = map[string]string{
 	"minProperties": "minProperties", "maxProperties": "maxProperties", "uniqueItems": "uniqueItems",
 	"pattern": "pattern", "format": "format", "nameFormat": "format",
 	"validationRule": "validationRule", "validationError": "validationError", "immutable": "immutable",
-	"uniqueKey": "uniqueKey",
+	"uniqueKey": "uniqueKey", "defaultFrom": "defaultFrom",
 	"groupName": "groupName", "versionName": "versionName",
 	"patchStrategy": "patchStrategy", "patchMergeKey": "patchMergeKey",
 	"genclient": "genclient", "genclient:nonNamespaced": "nonNamespaced",
