@@ -84,7 +84,7 @@ func Default(x any, s *schema.Structural) {
 // applies before validation, so that validation sees (and its errors
 // print) the copied value. It is published only with the built-in
 // schemas; CRDs cannot declare it.
-const DefaultFromKey = "x-kubernetes-default-from"
+const DefaultFromKey = schema.XDefaultFrom
 
 // DefaultFrom returns the sibling property s is defaulted from
 // (DefaultFromKey), "" when none.

@@ -54,10 +54,10 @@ var canonical = map[string]tagSpec{
 	"listType":    {value: vString, allowed: []string{"atomic", "set", "map"}},
 	"listMapKey":  {value: vString},
 	"uniqueKey":   {value: vString},
-	"defaultFrom": {value: vString},
-	"mapType":     {value: vString, allowed: []string{"atomic", "granular"}},
-	"structType":  {value: vString, allowed: []string{"atomic", "granular"}},
-	"unique":      {value: vString, allowed: []string{"set", "map"}},
+	"defaultFrom": {value: vString}, "skipUpdateValidation": {},
+	"mapType":    {value: vString, allowed: []string{"atomic", "granular"}},
+	"structType": {value: vString, allowed: []string{"atomic", "granular"}},
+	"unique":     {value: vString, allowed: []string{"set", "map"}},
 	// CEL
 	"validationRule": {args: aNamed, names: []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"}, need: []string{"rule"}},
 	// x-kubernetes-validation-errors: a keyword's message and reason
@@ -149,7 +149,7 @@ var plainNames = map[string]string{
 	"minProperties": "minProperties", "maxProperties": "maxProperties", "uniqueItems": "uniqueItems",
 	"pattern": "pattern", "format": "format", "nameFormat": "format",
 	"validationRule": "validationRule", "validationError": "validationError", "immutable": "immutable",
-	"uniqueKey": "uniqueKey", "defaultFrom": "defaultFrom",
+	"uniqueKey": "uniqueKey", "defaultFrom": "defaultFrom", "skipUpdateValidation": "skipUpdateValidation",
 	"groupName": "groupName", "versionName": "versionName",
 	"patchStrategy": "patchStrategy", "patchMergeKey": "patchMergeKey",
 	"genclient": "genclient", "genclient:nonNamespaced": "nonNamespaced",

@@ -57,16 +57,19 @@ type node struct {
 	items           *node
 
 	// structural-only information
-	embedded    bool
-	listType    string
-	mapKeys     []string
-	notUnique   bool   // x-kubernetes-list-unique: false, list type not enforced
-	uniqueKey   string // x-kubernetes-unique-key
-	xerr        map[string]schema.ValidationError
-	metaBelow   bool // this node or a descendant is an embedded resource
-	listBelow   bool // this node or a descendant is a set or map list
-	itemsIsList bool // Items type is array (for map list correlation)
-	isArray     bool
+	embedded  bool
+	listType  string
+	mapKeys   []string
+	notUnique bool   // x-kubernetes-list-unique: false, list type not enforced
+	uniqueKey string // x-kubernetes-unique-key
+	// skipOnUpdate: x-kubernetes-skip-update-validation, nothing at or
+	// below this node is validated on update.
+	skipOnUpdate bool
+	xerr         map[string]schema.ValidationError
+	metaBelow    bool // this node or a descendant is an embedded resource
+	listBelow    bool // this node or a descendant is a set or map list
+	itemsIsList  bool // Items type is array (for map list correlation)
+	isArray      bool
 }
 
 type prop struct {
@@ -104,6 +107,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	n.mapKeys = s.XListMapKeys
 	n.notUnique = s.XListUnique != nil && !*s.XListUnique
 	n.uniqueKey = s.XUniqueKey
+	n.skipOnUpdate = s.SkipsUpdateValidation()
 	n.xerr = s.XValidationErrors
 	n.isArray = s.Type == "array"
 	var err error
