@@ -121,14 +121,23 @@ spec:
     metadata: {labels: {app: c}}
     spec:
       containers: [{name: c, image: nginx}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: d, namespace: default}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
 `
 	input := strings.ReplaceAll(old, "metadata: {name: a}", "metadata: {name: a, generateName: Bad_Prefix-}")
+	input = strings.ReplaceAll(input, "metadata: {name: d, namespace: default}", "metadata: {name: d, namespace: default, generateName: Bad_Prefix-}")
 	input = strings.ReplaceAll(input, "metadata: {name: b}", "metadata: {name: b, generateName: Bad_Prefix-}")
 	input = strings.ReplaceAll(input, "metadata: {name: c}", "metadata: {name: c, generateName: Bad_Prefix-}")
 	want := [][]string{
 		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
 		nil,
+		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 	}
 	reg := NewRegistry(Options{})
 	if err := UseBuiltin(reg, 0); err != nil {
