@@ -44,7 +44,7 @@ func handwrittenError(fldPath *field.Path, value any, detail string, reason *str
 
 // absentValue is the value hand-written validation sees, and prints, at
 // the end of steps (property names, map keys, "*" for list items) of s
-// when the field is missing: the zero value of a scalar marked
+// when the field is missing (each.go's "-" steps too): the zero value of a scalar marked
 // x-kubernetes-strip-zero, a Go field that is neither a pointer nor
 // required (field.Invalid(fldPath.Child("action"), event.Action, ...)
 // prints "" for a missing action, not null); nil (printed null) for every
@@ -56,7 +56,7 @@ func absentValue(s *schema.Structural, steps []string) any {
 		switch {
 		case s == nil:
 			return nil
-		case st == "*":
+		case st == "*" || st == "-":
 			s = s.Items
 		default:
 			if p, ok := s.Properties[st]; ok {

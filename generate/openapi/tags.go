@@ -349,6 +349,9 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.XUniqueKey = t.Value
 		pub()
+	case "noEnum":
+		// handled where the type's enum is read (schemaFor)
+		pub()
 	case "defaultFrom":
 		// x-kubernetes-default-from (kdv's extension): a default copied
 		// from a sibling property (kdv.dev/defaulting DefaultFromKey).
