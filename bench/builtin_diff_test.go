@@ -429,10 +429,9 @@ func filterBuiltinKinds(exs []builtinExample) []builtinExample {
 }
 
 // writeBuiltinDiffs writes every judged case whose verdict, causes or
-// messages differ, with both sides' messages in full, to file (stored
-// objects left out)
-// (KDV_BUILTIN_DIFFS): the class tables show one example per class, this
-// shows them all.
+// messages differ, with both sides' messages in full, to file
+// (KDV_BUILTIN_DIFFS; stored objects left out): the class tables show one
+// example per class, this shows them all.
 func writeBuiltinDiffs(file string, rs []bresult) error {
 	var b strings.Builder
 	for i := range rs {
