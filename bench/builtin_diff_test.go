@@ -344,6 +344,11 @@ func TestBuiltinDifferential(t *testing.T) {
 	exs := onlyKinds(append(loadBuiltinCorpus(t), loadBuiltinSeeds(t)...), os.Getenv("KDV_BUILTIN_KINDS"))
 	cases := builtinCases(exs, builtinMutationsPerKind())
 	rs := runBuiltinCases(cases)
+	if f := os.Getenv("KDV_BUILTIN_DIFFS"); f != "" {
+		if err := writeBuiltinDiffs(f, rs); err != nil {
+			t.Error(err)
+		}
+	}
 	var judged, stored []bresult
 	skipped := 0
 	for _, r := range rs {
@@ -419,6 +424,33 @@ func TestBuiltinDifferential(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// writeBuiltinDiffs writes every judged case whose verdict, causes or
+// messages differ, with both sides' messages in full, to file
+// (KDV_BUILTIN_DIFFS; stored objects left out): the class tables show one
+// example per class, this shows them all.
+func writeBuiltinDiffs(file string, rs []bresult) error {
+	var b strings.Builder
+	for i := range rs {
+		r := &rs[i]
+		if r.Err != nil || r.Case.Stored || (r.Ref.Rejected == r.KDV.Rejected && sameCauses(r.Ref.Causes, r.KDV.Causes) && sameMessages(r.Ref.Messages, r.KDV.Messages)) {
+			continue
+		}
+		fmt.Fprintf(&b, "=== %s [%s]\n", r.Case.Name, r.Case.Kind)
+		for _, side := range []struct {
+			name string
+			v    bverdict
+		}{{"apiserver", r.Ref}, {"kdv", r.KDV}} {
+			if !side.v.Rejected {
+				fmt.Fprintf(&b, "  %s: accept\n", side.name)
+			}
+			for _, m := range side.v.Messages {
+				fmt.Fprintf(&b, "  %s: %s\n", side.name, m)
+			}
+		}
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
 // maxStoredFalseRejectionRate bounds the false rejections among stored

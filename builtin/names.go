@@ -302,6 +302,8 @@ var metaOnUpdate = map[k8sschema.GroupKind]bool{
 	{Group: "node.k8s.io", Kind: "RuntimeClass"}:                                      true,
 	{Group: "apps", Kind: "ControllerRevision"}:                                       true,
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
+	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:                                 true,
+	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}:                         true,
 }
 
 // NameGeneratedOnCreate reports whether the registry of the built-in kind

@@ -41,6 +41,9 @@ type compilationResult struct {
 	// fieldPathSteps are the property names and map keys of fieldPath
 	// (to report the value there in the hand-written form, Options.BuiltIn).
 	fieldPathSteps []string
+	// absent is the value the hand-written code sees at fieldPath when the
+	// field is missing (see absentValue); nil when it prints null.
+	absent any
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -308,6 +311,7 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 		if report != "" {
 			res.normalizedFieldPath, _, _ = strings.Cut(report, "[*]")
 		}
+		res.absent = absentValue(s, p.steps)
 		return
 	}
 	if fp != "" {
@@ -317,6 +321,7 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 			if report != "" {
 				res.normalizedFieldPath = report
 			}
+			res.absent = absentValue(s, steps)
 		}
 	}
 }

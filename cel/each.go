@@ -25,6 +25,12 @@ import (
 // When no restriction fails (the rule failed on something else), the error
 // is reported at the path before the first wildcard, as before. A rule
 // using oldSelf sees the whole old object in each restriction.
+//
+// A list may also be named with [] (".matchExpressions[].operator"): its
+// elements are bound as with [*], but the reported path leaves out their
+// index, as some hand-written validation does
+// (validateScopedResourceSelectorRequirement reports at
+// scopeSelector.matchExpressions.operator).
 
 // Reported paths. The hand-written validation sometimes reports at a path
 // that is not where the value is: each unsupported access mode at
@@ -71,7 +77,8 @@ func reportedAt(report string, idx []int) string {
 	}
 }
 
-// eachPath is a fieldPath with list wildcards: property names and "*".
+// eachPath is a fieldPath with list wildcards: property names, "*" and
+// "-" (a list bound through without its index in the path).
 type eachPath struct {
 	// report is the reported path ("" for the value's own).
 	report string
@@ -86,13 +93,17 @@ type eachPath struct {
 // wildcard or does not fit the schema.
 func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 	var p eachPath
-	if !strings.Contains(fp, "[*]") || !strings.HasPrefix(fp, ".") {
+	if !strings.Contains(fp, "[*]") && !strings.Contains(fp, "[]") || !strings.HasPrefix(fp, ".") {
 		return p, false
 	}
 	var prefix *field.Path
 	wild := false
 	for _, seg := range strings.Split(fp[1:], ".") {
 		name, star := strings.CutSuffix(seg, "[*]")
+		flat := false
+		if !star {
+			name, flat = strings.CutSuffix(seg, "[]")
+		}
 		if name == "" || strings.ContainsAny(name, "[]'") {
 			return p, false
 		}
@@ -109,12 +120,16 @@ func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 			prefix = prefix.Child(name)
 			p.prefixSteps = append(p.prefixSteps, name)
 		}
-		if star {
+		if star || flat {
 			if s.Type != "array" || s.Items == nil {
 				return p, false
 			}
 			s = s.Items
-			p.steps = append(p.steps, "*")
+			if star {
+				p.steps = append(p.steps, "*")
+			} else {
+				p.steps = append(p.steps, "-")
+			}
 			wild = true
 		}
 	}
@@ -141,10 +156,14 @@ func (p eachPath) bindings(obj any) []eachBinding {
 			out = append(out, eachBinding{path: path, idx: idx, self: rebuild(cur), value: cur})
 			return
 		}
-		if p.steps[i] == "*" {
+		if st := p.steps[i]; st == "*" || st == "-" {
 			l, _ := cur.([]any)
 			for j, el := range l {
-				walk(el, i+1, path.Index(j), append(idx[:len(idx):len(idx)], j), func(x any) any { return rebuild([]any{x}) })
+				elPath := path
+				if st == "*" {
+					elPath = path.Index(j)
+				}
+				walk(el, i+1, elPath, append(idx[:len(idx):len(idx)], j), func(x any) any { return rebuild([]any{x}) })
 			}
 			return
 		}
@@ -197,7 +216,11 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 			// as the rule's normalized fieldPath is appended
 			p = fldPath.Child(p.String())
 		}
-		errs = append(errs, handwrittenError(p, b.value, detail, reason))
+		value := b.value
+		if value == nil {
+			value = compiled.absent
+		}
+		errs = append(errs, handwrittenError(p, value, detail, reason))
 	}
 	return errs
 }

@@ -228,3 +228,50 @@ func TestReportedFieldPath(t *testing.T) {
 		}
 	}
 }
+
+// TestEachFieldPathFlat: a list named with [] in a wildcard fieldPath is
+// bound item by item as with [*], and reported without the item's index,
+// as validateScopedResourceSelectorRequirement reports a bad operator at
+// spec.scopeSelector.matchExpressions.operator (reference:
+// bench/cmd/builtin-verdict, Kubernetes 1.37). A missing operator (its Go
+// zero value, x-kubernetes-strip-zero here) prints "".
+func TestEachFieldPathFlat(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  matchExpressions:
+		    type: array
+		    items:
+		      type: object
+		      properties:
+		        scopeName: {type: string}
+		        operator: {type: string, x-kubernetes-strip-zero: true}
+	`)
+	reason := "FieldValueInvalid"
+	s.XValidations = []schema.ValidationRule{{
+		Rule:      "self.?matchExpressions.orValue([]).all(e, e.?operator.orValue('') in ['In', 'NotIn', 'Exists', 'DoesNotExist'])",
+		Message:   "not a valid selector operator",
+		Reason:    &reason,
+		FieldPath: ".matchExpressions[].operator",
+	}}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got, _ := v.ValidateObject(context.Background(), field.NewPath("spec", "scopeSelector"), yamlObj(t, `
+		matchExpressions:
+		- {scopeName: PriorityClass, operator: In}
+		- {scopeName: PriorityClass, operator: in}
+		- {scopeName: PriorityClass}`), nil, RuntimeCELCostBudget)
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, e.Error())
+	}
+	want := []string{
+		`spec.scopeSelector.matchExpressions.operator: Invalid value: "in": not a valid selector operator`,
+		`spec.scopeSelector.matchExpressions.operator: Invalid value: "": not a valid selector operator`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}

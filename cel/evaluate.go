@@ -58,6 +58,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 		ctx = context.Background()
 	}
 	e := v.newEvaluation(ctx, false)
+	e.update = oldObj != nil && !isNilValue(oldObj)
 	errs, remainingBudget = e.validate(v.root, fldPath, obj, oldObj, v.ratchet(obj, oldObj), costBudget)
 	e.emitWarnings()
 	return errs, e.warnings, remainingBudget
@@ -97,6 +98,7 @@ func (v *Validator) validateFast(ctx context.Context, fldPath *field.Path, obj, 
 	if v.guard != nil && !v.builtIn && !e.fits(v.guard.get(), obj, oldObj) {
 		return nil, nil, false
 	}
+	e.update = oldObj != nil && !isNilValue(oldObj)
 	errs, _ = e.validate(v.root, fldPath, obj, oldObj, v.ratchet(obj, oldObj), costBudget)
 	if e.abandoned {
 		return nil, nil, false
@@ -155,6 +157,8 @@ type evaluation struct {
 	observe func(plan *fastPlan, actual uint64, message bool)
 	// builtIn renders errors in the hand-written form (Options.BuiltIn).
 	builtIn bool
+	// update: validating an update (nodes with skipOnUpdate are skipped).
+	update bool
 	// penv is the provers' environment, reused from node to node.
 	penv proveEnv
 }
@@ -361,7 +365,11 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					continue
 				}
 			}
-			addErr(handwrittenError(curPath, valueAt(obj, compiled.fieldPathSteps), detail, rule.Reason))
+			value := valueAt(obj, compiled.fieldPathSteps)
+			if value == nil {
+				value = compiled.absent
+			}
+			addErr(handwrittenError(curPath, value, detail, rule.Reason))
 			continue
 		}
 		var value any = obj

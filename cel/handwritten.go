@@ -2,6 +2,8 @@ package cel
 
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/schema"
 )
 
 // handwrittenError is the error a failed rule of a built-in kind reports
@@ -38,6 +40,48 @@ func handwrittenError(fldPath *field.Path, value any, detail string, reason *str
 		}
 	}
 	return &field.Error{Type: t, Field: fldPath.String(), BadValue: value, Detail: detail}
+}
+
+// absentValue is the value hand-written validation sees, and prints, at
+// the end of steps (property names, map keys, "*" for list items) of s
+// when the field is missing (each.go's "-" steps too): the zero value of a scalar marked
+// x-kubernetes-strip-zero, a Go field that is neither a pointer nor
+// required (field.Invalid(fldPath.Child("action"), event.Action, ...)
+// prints "" for a missing action, not null); nil (printed null) for every
+// other node, as for a nil pointer, slice or map. Structs are left alone:
+// their Go zero value prints with Go field names, which the schema does not
+// keep.
+func absentValue(s *schema.Structural, steps []string) any {
+	for _, st := range steps {
+		switch {
+		case s == nil:
+			return nil
+		case st == "*" || st == "-":
+			s = s.Items
+		default:
+			if p, ok := s.Properties[st]; ok {
+				s = &p
+			} else if s.AdditionalProperties != nil {
+				s = s.AdditionalProperties.Structural
+			} else {
+				return nil
+			}
+		}
+	}
+	if s == nil || !s.XStripZero {
+		return nil
+	}
+	switch s.Type {
+	case "string":
+		return ""
+	case "integer":
+		return int64(0)
+	case "number":
+		return float64(0)
+	case "boolean":
+		return false
+	}
+	return nil
 }
 
 // valueAt returns the value reached from obj by the property names and map

@@ -69,6 +69,9 @@ type node struct {
 	once  sync.Once
 
 	isResourceRoot bool
+	// skipOnUpdate: x-kubernetes-skip-update-validation, no rule at or
+	// below this node is evaluated on update.
+	skipOnUpdate bool
 	// ownGuard is set on nodes whose type is not reachable from the root's
 	// (properties whose names CEL cannot escape): the fast path checks
 	// their values on their own.
@@ -240,6 +243,7 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 		}
 		vp, np := vp, np
 		if p := b.build(&vp, &np, np.XEmbeddedResource, fieldType); p != nil {
+			p.skipOnUpdate = np.SkipsUpdateValidation()
 			if ownType {
 				p.ownGuard = &lazyGuard{decl: fieldType}
 			}
@@ -346,7 +350,7 @@ func isNilValue(x any) bool {
 
 func (e *evaluation) validate(n *node, fldPath *field.Path, obj, oldObj any, r ratchet, budget int64) (errs field.ErrorList, remaining int64) {
 	remaining = budget
-	if n == nil || obj == nil {
+	if n == nil || obj == nil || n.skipOnUpdate && e.update {
 		return nil, remaining
 	}
 	if e.fast && n.ownGuard != nil && !e.fits(n.ownGuard.get(), obj, oldObj) {

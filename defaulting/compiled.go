@@ -18,6 +18,9 @@ type dnode struct {
 	// defaults are the properties with a default, applied when absent or
 	// null on a non-nullable schema.
 	defaults []propDefault
+	// from are the properties defaulted from a sibling (DefaultFromKey),
+	// applied after defaults.
+	from []propFrom
 	// props are the compiled properties; a key whose subtree has no
 	// defaults maps to nil, so that it does not fall through to
 	// additionalProperties.
@@ -37,6 +40,10 @@ type dnode struct {
 
 type stripZero struct {
 	key, typ string
+}
+
+type propFrom struct {
+	key, from string
 }
 
 type propDefault struct {
@@ -65,6 +72,10 @@ func compile(s *schema.Structural) *dnode {
 		}
 		if p.Default.Object != nil {
 			n.defaults = append(n.defaults, propDefault{k, p.Default.Object, p.Nullable})
+			useful = true
+		}
+		if from := DefaultFrom(&p); from != "" {
+			n.from = append(n.from, propFrom{k, from})
 			useful = true
 		}
 	}
@@ -112,6 +123,9 @@ func (n *dnode) apply(x any) {
 			if v, found := x[pd.key]; !found || v == nil && !pd.nullable {
 				x[pd.key] = deepCopyJSON(pd.def)
 			}
+		}
+		for _, pf := range n.from {
+			defaultFrom(x, pf.key, pf.from)
 		}
 		if n.props == nil && !n.hasAdditional {
 			return

@@ -44,6 +44,11 @@ func Default(x any, s *schema.Structural) {
 				x[k] = deepCopyJSON(d)
 			}
 		}
+		for k, p := range s.Properties {
+			if from, _ := p.XOther[DefaultFromKey].(string); from != "" {
+				defaultFrom(x, k, from)
+			}
+		}
 		// One schema copy per frame: a fresh one per field would be
 		// moved to the heap.
 		var prop schema.Structural
@@ -68,6 +73,51 @@ func Default(x any, s *schema.Structural) {
 			Default(x[i], s.Items)
 		}
 	}
+}
+
+// DefaultFromKey is kdv's schema extension for a default that is the value
+// of a sibling property: `x-kubernetes-default-from: port` on a property
+// gives it the value of the object's "port" when it is missing, null or
+// its type's zero value (0 or ""), after the constant defaults. It
+// declares the Go defaulters that copy a field (SetDefaults_Service: a
+// ServicePort's zero targetPort becomes its port), which the apiserver
+// applies before validation, so that validation sees (and its errors
+// print) the copied value. It is published only with the built-in
+// schemas; CRDs cannot declare it.
+const DefaultFromKey = schema.XDefaultFrom
+
+// DefaultFrom returns the sibling property s is defaulted from
+// (DefaultFromKey), "" when none.
+func DefaultFrom(s *schema.Structural) string {
+	from, _ := s.XOther[DefaultFromKey].(string)
+	return from
+}
+
+// defaultFrom sets x[key] to a copy of x[from] when x[key] is missing,
+// null, 0 or "" and x[from] is set.
+func defaultFrom(x map[string]any, key, from string) {
+	src, ok := x[from]
+	if !ok || src == nil {
+		return
+	}
+	switch v := x[key].(type) {
+	case nil:
+	case string:
+		if v != "" {
+			return
+		}
+	case int64:
+		if v != 0 {
+			return
+		}
+	case float64:
+		if v != 0 {
+			return
+		}
+	default:
+		return
+	}
+	x[key] = deepCopyJSON(src)
 }
 
 // StripZero removes, in place, the properties of the object x whose schema

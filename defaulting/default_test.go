@@ -76,6 +76,23 @@ x-kubernetes-preserve-unknown-fields: true
 properties:
   known: {type: object, properties: {a: {type: string, default: x}}}`,
 			`{"unknown":{"a":null},"known":{}}`, `{"unknown":{"a":null},"known":{"a":"x"}}`},
+		// x-kubernetes-default-from, as SetDefaults_Service copies a
+		// ServicePort's port into a zero or empty targetPort: after the
+		// constant defaults (port's 0), never over a set value, never
+		// from a missing sibling.
+		{"default from a sibling", `
+type: object
+properties:
+  ports:
+    type: array
+    items:
+      type: object
+      properties:
+        port: {type: integer, default: 0}
+        targetPort: {x-kubernetes-int-or-string: true, x-kubernetes-default-from: port}
+  other: {type: object, properties: {a: {type: string, x-kubernetes-default-from: b}, b: {type: string}}}`,
+			`{"ports":[{"port":80},{"port":81,"targetPort":0},{"port":82,"targetPort":""},{"port":83,"targetPort":null},{"port":84,"targetPort":"http"},{"port":85,"targetPort":8080},{}],"other":{}}`,
+			`{"ports":[{"port":80,"targetPort":80},{"port":81,"targetPort":81},{"port":82,"targetPort":82},{"port":83,"targetPort":83},{"port":84,"targetPort":"http"},{"port":85,"targetPort":8080},{"port":0,"targetPort":0}],"other":{}}`},
 		{"scalar where object expected is left alone", `{properties: {a: {properties: {b: {default: 1}}}}}`,
 			`{"a":"str"}`, `{"a":"str"}`},
 	}

@@ -126,9 +126,17 @@ apiVersion: storage.k8s.io/v1
 kind: VolumeAttachment
 metadata: {name: d}
 spec: {attacher: ebs.csi.aws.com, nodeName: node-1, source: {persistentVolumeName: pv1}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: e, namespace: default}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
 `
 	input := strings.ReplaceAll(old, "metadata: {name: a}", "metadata: {name: a, generateName: Bad_Prefix-}")
 	input = strings.ReplaceAll(input, "metadata: {name: d}", "metadata: {name: d, generateName: Bad_Prefix-}")
+	input = strings.ReplaceAll(input, "metadata: {name: e, namespace: default}", "metadata: {name: e, namespace: default, generateName: Bad_Prefix-}")
 	input = strings.ReplaceAll(input, "metadata: {name: b}", "metadata: {name: b, generateName: Bad_Prefix-}")
 	input = strings.ReplaceAll(input, "metadata: {name: c}", "metadata: {name: c, generateName: Bad_Prefix-}")
 	want := [][]string{
@@ -136,6 +144,8 @@ spec: {attacher: ebs.csi.aws.com, nodeName: node-1, source: {persistentVolumeNam
 		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
 		nil,
 		// ValidateVolumeAttachmentUpdate calls ValidateVolumeAttachment
+		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		// ValidateResourceClaimUpdate checks the ObjectMeta again
 		{`metadata.generateName: Invalid value: "Bad_Prefix-": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 	}
 	reg := NewRegistry(Options{})

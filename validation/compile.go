@@ -65,11 +65,14 @@ type node struct {
 	// everyRepeat reports each repeat in a set, not only the second
 	// occurrence of a value (built-in kinds; see lpath.array).
 	everyRepeat bool
-	xerr        map[string]schema.ValidationError
-	metaBelow   bool // this node or a descendant is an embedded resource
-	listBelow   bool // this node or a descendant is a set or map list
-	itemsIsList bool // Items type is array (for map list correlation)
-	isArray     bool
+	// skipOnUpdate: x-kubernetes-skip-update-validation, nothing at or
+	// below this node is validated on update.
+	skipOnUpdate bool
+	xerr         map[string]schema.ValidationError
+	metaBelow    bool // this node or a descendant is an embedded resource
+	listBelow    bool // this node or a descendant is a set or map list
+	itemsIsList  bool // Items type is array (for map list correlation)
+	isArray      bool
 }
 
 type prop struct {
@@ -108,6 +111,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	n.notUnique = s.XListUnique != nil && !*s.XListUnique
 	n.uniqueKey = s.XUniqueKey
 	n.everyRepeat = c.builtIn
+	n.skipOnUpdate = s.SkipsUpdateValidation()
 	n.xerr = s.XValidationErrors
 	n.isArray = s.Type == "array"
 	var err error

@@ -27,6 +27,8 @@ func (v *Validator) lists(s *state, obj value.Value) field.ErrorList {
 type lpath struct {
 	root *field.Path
 	segs []seg
+	// update: nodes with skipOnUpdate are not visited.
+	update bool
 }
 
 func (w *lpath) push(k segKind, name string, idx int) {
@@ -84,6 +86,9 @@ func (w *lpath) object(n *node, obj value.Value) field.ErrorList {
 }
 
 func (w *lpath) value(n *node, x value.Value) field.ErrorList {
+	if n.skipOnUpdate && w.update {
+		return nil
+	}
 	switch x.Kind() {
 	case value.KindList:
 		return w.array(n, x)

@@ -52,6 +52,8 @@ type state struct {
 	// errors of additionalProperties keys in sorted order.
 	keySegs []keySeg
 	tmp     []rec
+	// update: validating an update (nodes with skipOnUpdate are skipped).
+	update bool
 }
 
 var statePool = sync.Pool{New: func() any { return &state{} }}
@@ -73,7 +75,8 @@ func putState(s *state) {
 		s.warns[i] = rec{}
 	}
 	s.errs, s.warns = s.errs[:0], s.warns[:0]
-	s.depth, s.probe, s.visits = 0, 0, 0
+	s.depth, s.probe, s.visits, s.update = 0, 0, 0, false
+	s.lp.update = false
 	if cap(s.errs) > 1024 || cap(s.segs) > 1024 || cap(s.tmp) > 1024 {
 		return
 	}

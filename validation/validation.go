@@ -203,6 +203,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	}
 
 	s := v.getState()
+	s.update, s.lp.update = update, update
 	s.visit(v.root, nv, ov, update)
 	errs = append(errs, dedup(s.errs)...)
 	var warnings []string

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -92,6 +93,17 @@ func (g *gen) schemaFor(r *idl.TypeRef, pos fmt.Stringer) shape {
 		for _, tg := range t.Tags {
 			if tg.Name == "enum" && len(tg.Args) == 0 && len(t.Consts) > 0 && s.enum == nil && g.publishEnum(tg) {
 				s.enum = t
+			}
+		}
+		for _, tg := range t.Tags {
+			if tg.Name == "noEnum" {
+				// kdv's rule overlay: the type's +enum is not enforced
+				// (the hand-written validation checks the values with
+				// its own errors, at its own paths), neither here nor
+				// where a field of the type applies its tags
+				s.enum = nil
+				s.tags = slices.DeleteFunc(slices.Clone(s.tags), func(x *idl.Tag) bool { return x.Name == "enum" && len(x.Args) == 0 })
+				break
 			}
 		}
 		return s

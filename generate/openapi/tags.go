@@ -349,6 +349,33 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.XUniqueKey = t.Value
 		pub()
+	case "noEnum":
+		// handled where the type's enum is read (schemaFor)
+		pub()
+	case "defaultFrom":
+		// x-kubernetes-default-from (kdv's extension): a default copied
+		// from a sibling property (kdv.dev/defaulting DefaultFromKey).
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-default-from is not published with --standard-only or in CRDs")
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XDefaultFrom] = t.Value
+		pub()
+	case "skipUpdateValidation":
+		// x-kubernetes-skip-update-validation (kdv's extension): not
+		// validated on update (kdv.dev/schema XSkipUpdateValidation).
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-skip-update-validation is not published with --standard-only or in CRDs")
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XSkipUpdateValidation] = true
+		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
 			return

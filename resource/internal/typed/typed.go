@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"kdv.dev/schema"
 )
@@ -328,7 +329,9 @@ func (c *checker) value(x any, n *node) {
 	case s.Type == "":
 		return // RawExtension, FieldsV1, ... take any JSON
 	case s.Type == "string" && format(s) == "date-time":
-		c.time(x)
+		// date-time values are rare in manifests: the Go type is
+		// looked up only for them
+		c.time(x, c.goType(s, c.steps) == "v1.MicroTime")
 		return
 	}
 	switch s.Type {
@@ -579,16 +582,20 @@ func (c *checker) intOrString(x any) {
 }
 
 // time is metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then
-// time.Parse with RFC 3339.
-// metav1.MicroTime, published with the same format, requires six fractional
-// digits; it is checked as Time, which accepts more.
-func (c *checker) time(x any) {
+// time.Parse with RFC 3339; with micro, metav1.MicroTime.UnmarshalJSON,
+// published with the same format, which parses with metav1.RFC3339Micro and
+// so requires exactly six fractional digits (events.k8s.io's eventTime).
+func (c *checker) time(x any, micro bool) {
 	str, ok := x.(string)
 	if !ok {
 		c.setAbort(c.unmarshalError(jsonKind(x), "string"))
 		return
 	}
-	if _, err := time.Parse(time.RFC3339, str); err != nil {
+	layout := time.RFC3339
+	if micro {
+		layout = metav1.RFC3339Micro
+	}
+	if _, err := time.Parse(layout, str); err != nil {
 		c.setAbort(err)
 	}
 }

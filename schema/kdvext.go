@@ -1,0 +1,29 @@
+package schema
+
+// Extensions of kdv's built-in schemas kept in Structural.XOther (their
+// values are plain JSON): they declare what k8s.io/kubernetes's Go code does
+// around validation, which no standard keyword says. The generator
+// publishes them only for built-in kinds, never with --standard-only or in
+// CRDs.
+const (
+	// XDefaultFrom (a property name) defaults a property to a copy of its
+	// sibling's value when it is missing, null, 0 or "" (kdv.dev/defaulting).
+	XDefaultFrom = "x-kubernetes-default-from"
+	// XSkipUpdateValidation (true, on a property) leaves its value, and
+	// everything below it, unvalidated on update: no schema keyword, list
+	// type or rule at or below it is checked (kdv.dev/validation,
+	// kdv.dev/cel). The hand-written update validation of some kinds only
+	// checks that such a field did not change (ValidateResourceClaimUpdate:
+	// "The spec is immutable. On update, we only check for immutability"),
+	// which a rule of the parent declares.
+	XSkipUpdateValidation = "x-kubernetes-skip-update-validation"
+)
+
+// SkipsUpdateValidation reports whether s carries XSkipUpdateValidation.
+func (s *Structural) SkipsUpdateValidation() bool {
+	if s == nil {
+		return false
+	}
+	b, _ := s.XOther[XSkipUpdateValidation].(bool)
+	return b
+}
