@@ -162,5 +162,10 @@ func (v *CRDVersion) Structural() (*Structural, error) {
 	if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 		return nil, fmt.Errorf("version %q has no schema.openAPIV3Schema", v.Name)
 	}
-	return NewStructural(v.Schema.OpenAPIV3Schema)
+	s, err := NewStructural(v.Schema.OpenAPIV3Schema)
+	if err != nil {
+		return nil, err
+	}
+	dropBuiltInExtensions(s)
+	return s, nil
 }

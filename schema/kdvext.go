@@ -27,3 +27,23 @@ func (s *Structural) SkipsUpdateValidation() bool {
 	b, _ := s.XOther[XSkipUpdateValidation].(bool)
 	return b
 }
+
+// dropBuiltInExtensions removes XDefaultFrom and XSkipUpdateValidation
+// from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
+// keys, so the apiserver refuses or prunes them from a CRD (the unknown
+// field checks report them), and kdv must not act on them there.
+func dropBuiltInExtensions(s *Structural) {
+	if s == nil {
+		return
+	}
+	delete(s.XOther, XDefaultFrom)
+	delete(s.XOther, XSkipUpdateValidation)
+	dropBuiltInExtensions(s.Items)
+	for k, p := range s.Properties {
+		dropBuiltInExtensions(&p)
+		s.Properties[k] = p
+	}
+	if s.AdditionalProperties != nil {
+		dropBuiltInExtensions(s.AdditionalProperties.Structural)
+	}
+}
