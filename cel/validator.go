@@ -72,6 +72,9 @@ type node struct {
 	// skipOnUpdate: x-kubernetes-skip-update-validation, no rule at or
 	// below this node is evaluated on update.
 	skipOnUpdate bool
+	// skipAlways: x-kubernetes-skip-validation, no rule at or below this
+	// node is evaluated.
+	skipAlways bool
 	// ownGuard is set on nodes whose type is not reachable from the root's
 	// (properties whose names CEL cannot escape): the fast path checks
 	// their values on their own.
@@ -244,6 +247,7 @@ func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResou
 		vp, np := vp, np
 		if p := b.build(&vp, &np, np.XEmbeddedResource, fieldType); p != nil {
 			p.skipOnUpdate = np.SkipsUpdateValidation()
+			p.skipAlways = np.SkipsValidation()
 			if ownType {
 				p.ownGuard = &lazyGuard{decl: fieldType}
 			}
@@ -350,7 +354,7 @@ func isNilValue(x any) bool {
 
 func (e *evaluation) validate(n *node, fldPath *field.Path, obj, oldObj any, r ratchet, budget int64) (errs field.ErrorList, remaining int64) {
 	remaining = budget
-	if n == nil || obj == nil || n.skipOnUpdate && e.update {
+	if n == nil || obj == nil || n.skipAlways || n.skipOnUpdate && e.update {
 		return nil, remaining
 	}
 	if e.fast && n.ownGuard != nil && !e.fits(n.ownGuard.get(), obj, oldObj) {

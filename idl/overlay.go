@@ -24,9 +24,13 @@ import (
 //	PodSpec +validationRule="..."
 //
 // "package" names the Go package (once, first). "source" names the code
-// the entries below it mirror; every entry needs one. An entry is a type
-// name, optionally ".<json field name>", then one tag in any syntax
-// ParseTag reads. Blank lines and lines starting with "#" are comments.
+// the entries below it mirror; every entry needs one. "releases 1.30-1.33"
+// (or "1.34-", "-1.33") limits the entries below it, up to the next source
+// line, to those Kubernetes releases, for code that differs between them
+// (ForRelease selects; without it an entry applies to every release). An
+// entry is a type name, optionally ".<json field name>", then one tag in
+// any syntax ParseTag reads. Blank lines and lines starting with "#" are
+// comments.
 type Overlay struct {
 	// Package is the Go package path the overlay applies to.
 	Package string
@@ -38,6 +42,9 @@ type Overlay struct {
 type overlayEntry struct {
 	typ, field string
 	tag        *Tag
+	// from and to bound the Kubernetes minor releases the entry applies
+	// to (0: unbounded), from a "releases" line.
+	from, to int
 }
 
 // OverlayEntry is one entry of an overlay: the tag declared on a type
@@ -63,6 +70,7 @@ func (o *Overlay) Entries() []OverlayEntry {
 func ParseOverlay(name string, data []byte) (*Overlay, error) {
 	o := &Overlay{Name: name}
 	source := ""
+	from, to := 0, 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line := 0
@@ -84,6 +92,13 @@ func ParseOverlay(name string, data []byte) (*Overlay, error) {
 			continue
 		case strings.HasPrefix(text, "source "):
 			source = strings.TrimSpace(strings.TrimPrefix(text, "source "))
+			from, to = 0, 0
+			continue
+		case strings.HasPrefix(text, "releases "):
+			var err error
+			if from, to, err = parseReleases(strings.TrimSpace(strings.TrimPrefix(text, "releases "))); err != nil {
+				return fail("%v", err)
+			}
 			continue
 		}
 		if o.Package == "" {
@@ -110,7 +125,7 @@ func ParseOverlay(name string, data []byte) (*Overlay, error) {
 		for c := t; c != nil; c = c.Payload {
 			c.Source = source
 		}
-		o.entries = append(o.entries, &overlayEntry{typ: typ, field: field, tag: t})
+		o.entries = append(o.entries, &overlayEntry{typ: typ, field: field, tag: t, from: from, to: to})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -119,6 +134,49 @@ func ParseOverlay(name string, data []byte) (*Overlay, error) {
 		return nil, fmt.Errorf("%s: no package line", name)
 	}
 	return o, nil
+}
+
+// ForRelease returns the overlay with only the entries that apply to
+// Kubernetes 1.<minor> (those without a "releases" line, and those whose
+// range holds it).
+func (o *Overlay) ForRelease(minor int) *Overlay {
+	out := &Overlay{Package: o.Package, Name: o.Name}
+	for _, e := range o.entries {
+		if (e.from == 0 || minor >= e.from) && (e.to == 0 || minor <= e.to) {
+			out.entries = append(out.entries, e)
+		}
+	}
+	return out
+}
+
+// parseReleases reads "1.30-1.33", "1.34-" or "-1.33" into minor bounds
+// (0: unbounded).
+func parseReleases(s string) (from, to int, err error) {
+	lo, hi, ok := strings.Cut(s, "-")
+	if !ok || lo == "" && hi == "" {
+		return 0, 0, fmt.Errorf("releases %q: want 1.X-1.Y, 1.X- or -1.Y", s)
+	}
+	minor := func(v string) (int, error) {
+		var m int
+		if _, err := fmt.Sscanf(v, "1.%d", &m); err != nil || fmt.Sprintf("1.%d", m) != v || m <= 0 {
+			return 0, fmt.Errorf("releases %q: %q is not a release 1.X", s, v)
+		}
+		return m, nil
+	}
+	if lo != "" {
+		if from, err = minor(lo); err != nil {
+			return 0, 0, err
+		}
+	}
+	if hi != "" {
+		if to, err = minor(hi); err != nil {
+			return 0, 0, err
+		}
+	}
+	if from != 0 && to != 0 && from > to {
+		return 0, 0, fmt.Errorf("releases %q: an empty range", s)
+	}
+	return from, to, nil
 }
 
 // overlayIndex finds the overlay tags of a type or field.

@@ -80,3 +80,38 @@ Widget.nosuchfield +minLength=1
 		t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(warnings, "\n"), want)
 	}
 }
+
+// "releases" limits the entries below it, up to the next source line, to
+// a range of Kubernetes releases; ForRelease selects them.
+func TestOverlayReleases(t *testing.T) {
+	o, err := ParseOverlay("x.tags", []byte(`package example.com/v1
+source a
+releases -1.33
+T.a +optional
+source b
+T.b +optional
+releases 1.34-
+T.c +optional
+releases 1.31-1.32
+T.d +optional
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := func(minor int) (out string) {
+		for _, e := range o.ForRelease(minor).Entries() {
+			out += e.Field
+		}
+		return out
+	}
+	for minor, want := range map[int]string{30: "ab", 31: "abd", 33: "ab", 34: "bc", 37: "bc"} {
+		if got := fields(minor); got != want {
+			t.Errorf("1.%d: fields %q, want %q", minor, got, want)
+		}
+	}
+	for _, bad := range []string{"releases 1.34", "releases -", "releases 1.35-1.30", "releases 2-3", "releases 1.x-"} {
+		if _, err := ParseOverlay("x.tags", []byte("package p\nsource s\n"+bad+"\nT.a +optional\n")); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

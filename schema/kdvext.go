@@ -17,7 +17,22 @@ const (
 	// "The spec is immutable. On update, we only check for immutability"),
 	// which a rule of the parent declares.
 	XSkipUpdateValidation = "x-kubernetes-skip-update-validation"
+	// XSkipValidation (true, on a property) leaves its value, and
+	// everything below it, unvalidated on create and update alike: a
+	// release whose hand-written validation does not look there (1.30 to
+	// 1.33 validate no StatefulSet pod template beyond its labels) puts it
+	// on the property for that release only (an overlay "releases" line).
+	XSkipValidation = "x-kubernetes-skip-validation"
 )
+
+// SkipsValidation reports whether s carries XSkipValidation.
+func (s *Structural) SkipsValidation() bool {
+	if s == nil {
+		return false
+	}
+	b, _ := s.XOther[XSkipValidation].(bool)
+	return b
+}
 
 // SkipsUpdateValidation reports whether s carries XSkipUpdateValidation.
 func (s *Structural) SkipsUpdateValidation() bool {
@@ -28,7 +43,7 @@ func (s *Structural) SkipsUpdateValidation() bool {
 	return b
 }
 
-// dropBuiltInExtensions removes XDefaultFrom and XSkipUpdateValidation
+// dropBuiltInExtensions removes XDefaultFrom, XSkipUpdateValidation and XSkipValidation
 // from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
 // keys, so the apiserver refuses or prunes them from a CRD (the unknown
 // field checks report them), and kdv must not act on them there.
@@ -38,6 +53,7 @@ func dropBuiltInExtensions(s *Structural) {
 	}
 	delete(s.XOther, XDefaultFrom)
 	delete(s.XOther, XSkipUpdateValidation)
+	delete(s.XOther, XSkipValidation)
 	dropBuiltInExtensions(s.Items)
 	for k, p := range s.Properties {
 		dropBuiltInExtensions(&p)

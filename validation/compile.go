@@ -68,11 +68,14 @@ type node struct {
 	// skipOnUpdate: x-kubernetes-skip-update-validation, nothing at or
 	// below this node is validated on update.
 	skipOnUpdate bool
-	xerr         map[string]schema.ValidationError
-	metaBelow    bool // this node or a descendant is an embedded resource
-	listBelow    bool // this node or a descendant is a set or map list
-	itemsIsList  bool // Items type is array (for map list correlation)
-	isArray      bool
+	// skipAlways: x-kubernetes-skip-validation, nothing at or below this
+	// node is validated.
+	skipAlways  bool
+	xerr        map[string]schema.ValidationError
+	metaBelow   bool // this node or a descendant is an embedded resource
+	listBelow   bool // this node or a descendant is a set or map list
+	itemsIsList bool // Items type is array (for map list correlation)
+	isArray     bool
 }
 
 type prop struct {
@@ -112,6 +115,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	n.uniqueKey = s.XUniqueKey
 	n.everyRepeat = c.builtIn
 	n.skipOnUpdate = s.SkipsUpdateValidation()
+	n.skipAlways = s.SkipsValidation()
 	n.xerr = s.XValidationErrors
 	n.isArray = s.Type == "array"
 	var err error

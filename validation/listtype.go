@@ -86,7 +86,7 @@ func (w *lpath) object(n *node, obj value.Value) field.ErrorList {
 }
 
 func (w *lpath) value(n *node, x value.Value) field.ErrorList {
-	if n.skipOnUpdate && w.update {
+	if n.skipAlways || n.skipOnUpdate && w.update {
 		return nil
 	}
 	switch x.Kind() {

@@ -46,7 +46,7 @@ func (s *state) visit(n *node, data, old value.Value, corr bool) int {
 // format, number, slice, enum and object validators that apply to the
 // value's kind, in that order, and returns kube-openapi's MatchCount.
 func (s *state) validate(n *node, data, old value.Value, corr bool) int {
-	if n == nil || n.skipOnUpdate && s.update {
+	if n == nil || n.skipAlways || n.skipOnUpdate && s.update {
 		return 0
 	}
 	s.visits++

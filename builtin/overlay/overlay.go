@@ -20,6 +20,20 @@ import (
 //go:embed *.tags
 var files embed.FS
 
+// ForRelease is All with each overlay's entries limited to those that
+// apply to Kubernetes 1.<minor> (idl.Overlay.ForRelease).
+func ForRelease(minor int) ([]*idl.Overlay, error) {
+	all, err := All()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*idl.Overlay, len(all))
+	for i, o := range all {
+		out[i] = o.ForRelease(minor)
+	}
+	return out, nil
+}
+
 // All parses every overlay file, sorted by name. The files are part of kdv,
 // so an error is a defect of kdv.
 func All() ([]*idl.Overlay, error) {

@@ -17,6 +17,7 @@ import (
 
 	"kdv.dev/builtin"
 	"kdv.dev/builtin/overlay"
+	"kdv.dev/validation"
 	"kdv.dev/generate/openapi"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
@@ -119,7 +120,9 @@ packages produced something, with exit code 2 when nothing was generated.`,
 func loadOverlays(files []string, builtin bool) ([]*idl.Overlay, error) {
 	var out []*idl.Overlay
 	if builtin {
-		o, err := overlay.All()
+		// the newest release's rules (entries limited to older
+		// releases are left out)
+		o, err := overlay.ForRelease(validation.DefaultKubernetesMinor)
 		if err != nil {
 			return nil, err
 		}

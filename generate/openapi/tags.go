@@ -376,6 +376,18 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.Extra[schema.XSkipUpdateValidation] = true
 		pub()
+	case "skipValidation":
+		// x-kubernetes-skip-validation (kdv's extension): not validated
+		// at all (kdv.dev/schema XSkipValidation).
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-skip-validation is not published with --standard-only or in CRDs")
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XSkipValidation] = true
+		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
 			return

@@ -134,7 +134,7 @@ func Build(dir string, minor int, baseFile string) ([]byte, error) {
 // Generate returns the complete data of release minor from the k8s.io/api
 // of the Go module at dir (see Build).
 func Generate(dir string, minor int) (*datafile.Data, error) {
-	overlays, err := overlay.All()
+	overlays, err := overlay.ForRelease(minor)
 	if err != nil {
 		return nil, err
 	}
