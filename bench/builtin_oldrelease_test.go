@@ -306,9 +306,11 @@ func TestReleaseRefSources(t *testing.T) {
 		minor     int
 		in, notIn []string
 	}{
-		{30, []string{"main.go", "kinds.go", "kinds_130.go", "builtin_service.go"}, []string{"kinds_134.go"}},
-		{34, []string{"main.go", "kinds.go", "kinds_134.go", "builtin_service.go"}, []string{"kinds_130.go"}},
-		{35, []string{"kinds_134.go"}, []string{"kinds_130.go"}},
+		{30, []string{"main.go", "kinds.go", "kinds_130.go", "builtin_service.go"}, []string{"kinds_133.go", "kinds_134.go"}},
+		{32, []string{"kinds_130.go"}, []string{"kinds_133.go", "kinds_134.go"}},
+		{33, []string{"kinds_133.go"}, []string{"kinds_130.go", "kinds_134.go"}},
+		{34, []string{"main.go", "kinds.go", "kinds_133.go", "kinds_134.go", "builtin_service.go"}, []string{"kinds_130.go"}},
+		{35, []string{"kinds_133.go", "kinds_134.go"}, []string{"kinds_130.go"}},
 	} {
 		files, err := releaseRefSources([]string{"releaseref", fmt.Sprintf("k8s1%d", tc.minor)})
 		if err != nil {

@@ -21,6 +21,9 @@ import (
 // built from: the newest patch release the module proxy serves.
 var ReleaseRefVersions = map[int]string{
 	30: "v1.30.14",
+	31: "v1.31.14",
+	32: "v1.32.13",
+	33: "v1.33.13",
 	34: "v1.34.4",
 	35: "v1.35.4",
 }

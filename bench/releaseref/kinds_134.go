@@ -12,8 +12,6 @@ import (
 
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 
-	"k8s.io/kubernetes/pkg/registry/networking/ipaddress"
-	"k8s.io/kubernetes/pkg/registry/networking/servicecidr"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
@@ -21,15 +19,12 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 )
 
-// The kinds Kubernetes 1.34 and 1.35 serve by default beyond 1.30's:
-// networking.k8s.io/v1 IPAddress and ServiceCIDR (GA in 1.33),
-// storage.k8s.io/v1 VolumeAttributesClass and resource.k8s.io/v1 (GA in
-// 1.34). MutatingAdmissionPolicy (v1beta1) and ClusterTrustBundle
-// (v1beta1) are beta APIs, off by default in both.
+// The kinds Kubernetes 1.34 and 1.35 serve by default beyond 1.33's
+// (kinds_133.go): storage.k8s.io/v1 VolumeAttributesClass and
+// resource.k8s.io/v1 (GA in 1.34). MutatingAdmissionPolicy (v1beta1) and
+// ClusterTrustBundle (v1beta1) are beta APIs, off by default in both.
 func init() {
 	for gk, k := range map[schema.GroupKind]builtinKind{
-		{Group: "networking.k8s.io", Kind: "IPAddress"}:           {resource: "ipaddresses", versions: v1, strategy: ipaddress.Strategy},
-		{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:         {resource: "servicecidrs", versions: v1, strategy: servicecidr.Strategy},
 		{Group: "storage.k8s.io", Kind: "VolumeAttributesClass"}:  {resource: "volumeattributesclasses", versions: v1, strategy: volumeattributesclass.Strategy},
 		{Group: "resource.k8s.io", Kind: "DeviceClass"}:           {resource: "deviceclasses", versions: v1, strategy: deviceclass.Strategy},
 		{Group: "resource.k8s.io", Kind: "ResourceClaim"}:         {resource: "resourceclaims", versions: v1, strategy: resourceclaim.NewStrategy(unlabelledNamespaces{})},
