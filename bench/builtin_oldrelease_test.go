@@ -277,7 +277,7 @@ func checkOldRelease(t *testing.T, minor int, cases []bcase) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Kubernetes 1.%d (k8s.io/kubernetes %s)\n\n", minor, ReleaseRefVersions[minor])
+	fmt.Fprintf(&b, "\n### Kubernetes 1.%d (k8s.io/kubernetes %s)\n\n", minor, ReleaseRefVersions[minor])
 	fmt.Fprintf(&b, "%d cases of kinds 1.%d serves (%d judged, %d stored objects)", len(kept), minor, total.Cases, storedTotal.Cases)
 	if len(notServed) > 0 {
 		fmt.Fprintf(&b, "; kinds it does not serve by default, left out: %s", strings.Join(sortedKeys(notServed), ", "))
@@ -288,12 +288,12 @@ func checkOldRelease(t *testing.T, minor int, cases []bcase) string {
 	if len(noSchema) > 0 {
 		fmt.Fprintf(&b, "; kinds kdv has no 1.%d schema for: %s", minor, strings.Join(sortedKeys(noSchema), ", "))
 	}
-	b.WriteString(".\n\n### Per kind\n\n" + agreementTable("kind", byKind, total))
-	b.WriteString("\n### Per mutation\n\n" + agreementTable("mutation", byMut, total))
-	b.WriteString("\n### False-rejection classes\n\n" + classTable(judged, fr, kdvSide, 60))
-	b.WriteString("\n### Miss classes\n\n" + classTable(judged, miss, refSide, 40))
-	b.WriteString("\n### Stored objects: invalid mutations as unchanged updates\n\n" + agreementTable("kind", storedByKind, storedTotal))
-	b.WriteString("\n#### False-rejection classes (stored objects)\n\n" + classTable(stored, fr, kdvSide, 60))
+	b.WriteString(".\n\n#### Per kind\n\n" + agreementTable("kind", byKind, total))
+	b.WriteString("\n#### Per mutation\n\n" + agreementTable("mutation", byMut, total))
+	b.WriteString("\n#### False-rejection classes\n\n" + classTable(judged, fr, kdvSide, 60))
+	b.WriteString("\n#### Miss classes\n\n" + classTable(judged, miss, refSide, 40))
+	b.WriteString("\n#### Stored objects: invalid mutations as unchanged updates\n\n" + agreementTable("kind", storedByKind, storedTotal))
+	b.WriteString("\n##### False-rejection classes (stored objects)\n\n" + classTable(stored, fr, kdvSide, 60))
 	return b.String()
 }
 
