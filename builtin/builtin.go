@@ -2,7 +2,9 @@
 // data file per Kubernetes minor version (data/v1.<minor>.json.gz), generated
 // by kdv itself from k8s.io/api with kdv.dev/generate/openapi (go generate;
 // TestDataUpToDate fails when regenerating would change a file). Reading
-// them needs neither the generator nor go/packages: definitions are
+// them needs neither the generator nor go/packages. A definition identical
+// in 1.37 is stored once, in 1.37's file, which the older releases' files
+// name (datafile.Delta). Definitions are
 // resolved with kdv.dev/schema/refs (TestRuntimeDependencies keeps it so).
 //
 // Lookup returns a kind's structural schema with every $ref resolved, the
@@ -19,8 +21,13 @@ package builtin
 
 //go:generate go run ./internal/cmd/genfeaturegates -out data/featuregates.json
 //go:generate go run ./internal/cmd/gen -minor 37 -out data/v1.37.json.gz
-//go:generate go run ./internal/cmd/gen -minor 36 -api v0.36.6 -out data/v1.36.json.gz
-//go:generate go run ./internal/cmd/gen -minor 35 -api v0.35.10 -out data/v1.35.json.gz
+//go:generate go run ./internal/cmd/gen -minor 36 -api v0.36.6 -base data/v1.37.json.gz -out data/v1.36.json.gz
+//go:generate go run ./internal/cmd/gen -minor 35 -api v0.35.10 -base data/v1.37.json.gz -out data/v1.35.json.gz
+//go:generate go run ./internal/cmd/gen -minor 34 -api v0.34.4 -base data/v1.37.json.gz -out data/v1.34.json.gz
+//go:generate go run ./internal/cmd/gen -minor 33 -api v0.33.13 -base data/v1.37.json.gz -out data/v1.33.json.gz
+//go:generate go run ./internal/cmd/gen -minor 32 -api v0.32.13 -base data/v1.37.json.gz -out data/v1.32.json.gz
+//go:generate go run ./internal/cmd/gen -minor 31 -api v0.31.14 -base data/v1.37.json.gz -out data/v1.31.json.gz
+//go:generate go run ./internal/cmd/gen -minor 30 -api v0.30.14 -base data/v1.37.json.gz -out data/v1.30.json.gz
 
 import (
 	"bytes"
@@ -76,6 +83,37 @@ type rawData struct {
 	Kinds    []datafile.Kind            `json:"kinds"`
 	Schemas  map[string]json.RawMessage `json:"schemas"`
 	GoFields json.RawMessage            `json:"goFields"`
+	// Base and Inherited: the definitions shared with another release's
+	// file (datafile.Data).
+	Base      int      `json:"base"`
+	Inherited []string `json:"inherited"`
+}
+
+// inherit adds to d.Schemas the definitions d.Inherited names from the
+// data of release d.Base (loaded as needed), where the generator stored
+// each definition identical in both once.
+func (d *rawData) inherit(minor int) error {
+	if d.Base == 0 {
+		return nil
+	}
+	if d.Base == minor {
+		return fmt.Errorf("shares definitions with itself")
+	}
+	base, err := get(d.Base)
+	if err != nil {
+		return err
+	}
+	if d.Schemas == nil {
+		d.Schemas = map[string]json.RawMessage{}
+	}
+	for _, n := range d.Inherited {
+		raw, ok := base.raw[n]
+		if !ok {
+			return fmt.Errorf("definition %s is not in 1.%d", n, d.Base)
+		}
+		d.Schemas[n] = raw
+	}
+	return nil
 }
 
 var versions = func() map[int]*version {
@@ -132,6 +170,10 @@ func get(minor int) (*version, error) {
 		}
 		d, err := splitData(j)
 		if err != nil {
+			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
+			return
+		}
+		if err := d.inherit(minor); err != nil {
 			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
 			return
 		}

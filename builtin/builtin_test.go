@@ -12,7 +12,7 @@ import (
 
 func TestVersions(t *testing.T) {
 	vs := Versions()
-	if len(vs) != 3 || vs[0] != 35 || vs[2] != 37 {
+	if len(vs) != 8 || vs[0] != 30 || vs[7] != 37 {
 		t.Fatalf("versions %v", vs)
 	}
 	if _, err := Lookup(12, schema.GroupVersionKind{Version: "v1", Kind: "Pod"}); err == nil {
@@ -118,14 +118,14 @@ func TestLookupStructural(t *testing.T) {
 
 // TestDataUpToDate fails when regenerating data/v1.37.json.gz from the
 // k8s.io/api in go.mod would change it (run go generate ./builtin/). With
-// KDV_BUILTIN_REGEN_ALL=1 it also regenerates 1.35 and 1.36 in scratch
-// modules (k8s.io/api v0.35.10, v0.36.6; slow, needs those modules).
+// KDV_BUILTIN_REGEN_ALL=1 it also regenerates 1.30 to 1.36 in scratch
+// modules (gendata.APIVersions; slow, needs those modules).
 func TestDataUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("regenerates from k8s.io/api")
 	}
-	check := func(t *testing.T, dir string, minor int) {
-		got, err := gendata.Build(dir, minor)
+	check := func(t *testing.T, dir string, minor int, base string) {
+		got, err := gendata.Build(dir, minor, base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,16 +138,18 @@ func TestDataUpToDate(t *testing.T) {
 			t.Errorf("%s is stale: run go generate ./builtin/", file)
 		}
 	}
-	check(t, "", 37)
+	check(t, "", 37, "")
 	if os.Getenv("KDV_BUILTIN_REGEN_ALL") == "" {
 		return
 	}
-	for minor, api := range map[int]string{35: "v0.35.10", 36: "v0.36.6"} {
+	for _, api := range gendata.APIVersions[1:] {
+		var minor int
+		fmt.Sscanf(api, "v0.%d.", &minor)
 		dir, err := gendata.ScratchModule(api)
 		if err != nil {
 			t.Skipf("k8s.io/api %s not available: %v", api, err)
 		}
-		check(t, dir, minor)
+		check(t, dir, minor, "data/v1.37.json.gz")
 		os.RemoveAll(dir)
 	}
 }

@@ -2,15 +2,11 @@ package builtin
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"kdv.dev/builtin/internal/datafile"
 	"kdv.dev/builtin/internal/gates"
 	"kdv.dev/builtin/internal/gendata"
 	"kdv.dev/schema"
@@ -109,7 +105,7 @@ func TestFeatureGateDataUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads k8s.io/kubernetes")
 	}
-	d, err := gendata.FeatureGates(gendata.KubernetesVersion)
+	d, err := gendata.FeatureGatesFrom(gendata.FeatureGateSources())
 	if err != nil {
 		t.Skipf("k8s.io/kubernetes %s source not available: %v", gendata.KubernetesVersion, err)
 	}
@@ -122,22 +118,11 @@ func TestFeatureGateDataUpToDate(t *testing.T) {
 	}
 }
 
-// schemasOf reads the definitions of data/v1.<minor>.json.gz.
+// schemasOf reads the definitions of data/v1.<minor>.json.gz (with those
+// it shares with its base).
 func schemasOf(t *testing.T, minor int) map[string]*schema.Props {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d datafile.Data
-	if err := json.NewDecoder(zr).Decode(&d); err != nil {
-		t.Fatal(err)
-	}
-	return d.Schemas
+	return fullData(t, minor).Schemas
 }
 
 // The lifecycle of gated fields in each release's schemas: status from
@@ -192,6 +177,19 @@ var mentionOnly = map[string]string{
 	"StorageClass.volumeBindingMode":             "VolumeScheduling, GA and removed",
 	"Probe.terminationGracePeriodSeconds":        "ProbeTerminationGracePeriod, GA and removed",
 	"RollingUpdateDaemonSet.maxSurge":            "DaemonSetUpdateSurge, GA and removed",
+	// Named in the descriptions of 1.30-1.36, whose gates the older
+	// k8s.io/kubernetes sources add (gendata.OlderKubernetesVersions).
+	"PersistentVolumeClaimSpec.dataSource":               "behaviour (AnyVolumeDataSource widens the kinds dataSource accepts)",
+	"PersistentVolumeClaimSpec.resources":                "behaviour (RecoverVolumeExpansionFailure lets a failed expansion be reduced)",
+	"PersistentVolumeSource.portworxVolume":              "behaviour (CSIMigrationPortworx redirects the volume to its CSI driver)",
+	"PersistentVolumeSpec.portworxVolume":                "behaviour (CSIMigrationPortworx)",
+	"Volume.portworxVolume":                              "behaviour (CSIMigrationPortworx)",
+	"VolumeSource.portworxVolume":                        "behaviour (CSIMigrationPortworx)",
+	"JobStatus.terminating":                              "a status field the controller fills (JobPodReplacementPolicy)",
+	"JobStatus.failedIndexes":                            "a status field the controller fills (JobBackoffLimitPerIndex)",
+	"PodFailurePolicyRule.action":                        "value FailIndex (JobBackoffLimitPerIndex)",
+	"StatefulSetSpec.ordinals":                           "StatefulSetStartOrdinal in apps/v1beta1 and v1beta2, not served (apps/v1 has its lifecycle)",
+	"PodDisruptionBudgetSpec.unhealthyPodEvictionPolicy": "PDBUnhealthyPodEvictionPolicy in policy/v1beta1, not served (policy/v1 has its lifecycle)",
 }
 
 // Every field whose description names a feature gate has a lifecycle

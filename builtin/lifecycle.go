@@ -1,6 +1,6 @@
 package builtin
 
-//go:generate go run ./internal/cmd/genlifecycle -api v0.37.2,v0.36.6,v0.35.10 -out data/lifecycle.json
+//go:generate go run ./internal/cmd/genlifecycle -out data/lifecycle.json
 
 import (
 	"cmp"
@@ -17,8 +17,9 @@ import (
 )
 
 // lifecycleJSON is generated from the +k8s:prerelease-lifecycle-gen tags
-// of k8s.io/api and k8s.io/kube-aggregator v0.37.2, v0.36.6 and v0.35.10
-// (the older ones for the group-versions newer modules deleted), checked
+// of k8s.io/api and k8s.io/kube-aggregator v0.37.2 down to v0.30.14
+// (gendata.APIVersions; the older ones for the group-versions newer
+// modules deleted), checked
 // against their zz_generated.prerelease-lifecycle.go.
 //
 //go:embed data/lifecycle.json

@@ -142,7 +142,7 @@ func TestLifecycleDataUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("regenerates from k8s.io/api")
 	}
-	sources, err := gendata.LifecycleSources([]string{"v0.37.2", "v0.36.6", "v0.35.10"})
+	sources, err := gendata.LifecycleSources(gendata.APIVersions)
 	if err != nil {
 		t.Skipf("k8s.io/api not available: %v", err)
 	}

@@ -25,6 +25,10 @@ func splitData(j []byte) (rawData, error) {
 			return json.Unmarshal(val, &d.Kinds)
 		case "goFields":
 			d.GoFields = val
+		case "base":
+			return json.Unmarshal(val, &d.Base)
+		case "inherited":
+			return json.Unmarshal(val, &d.Inherited)
 		case "schemas":
 			d.Schemas = map[string]json.RawMessage{}
 			inner := scanner{b: val}

@@ -108,6 +108,13 @@ func (o Options) compatibilityVersion() *version.Version {
 		return version.MajorMinor(o.CompatibilityVersion.Major(), o.CompatibilityVersion.Minor())
 	}
 	minor := o.kubernetesMinor()
+	if o.BuiltIn {
+		// Built-in rules are kdv's rendering of hand-written Go, which no
+		// CEL environment limits: they compile in the newest environment
+		// whatever release is emulated (1.30's lacks the format library
+		// and cidr(), which they use).
+		minor = DefaultKubernetesMinor
+	}
 	if minor > 0 {
 		minor--
 	}

@@ -57,11 +57,14 @@ type node struct {
 	items           *node
 
 	// structural-only information
-	embedded    bool
-	listType    string
-	mapKeys     []string
-	notUnique   bool   // x-kubernetes-list-unique: false, list type not enforced
-	uniqueKey   string // x-kubernetes-unique-key
+	embedded  bool
+	listType  string
+	mapKeys   []string
+	notUnique bool   // x-kubernetes-list-unique: false, list type not enforced
+	uniqueKey string // x-kubernetes-unique-key
+	// everyRepeat reports each repeat in a set, not only the second
+	// occurrence of a value (built-in kinds; see lpath.array).
+	everyRepeat bool
 	xerr        map[string]schema.ValidationError
 	metaBelow   bool // this node or a descendant is an embedded resource
 	listBelow   bool // this node or a descendant is a set or map list
@@ -104,6 +107,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	n.mapKeys = s.XListMapKeys
 	n.notUnique = s.XListUnique != nil && !*s.XListUnique
 	n.uniqueKey = s.XUniqueKey
+	n.everyRepeat = c.builtIn
 	n.xerr = s.XValidationErrors
 	n.isArray = s.Type == "array"
 	var err error

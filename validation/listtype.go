@@ -99,7 +99,15 @@ func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 	case n.notUnique:
 		// merge metadata only (x-kubernetes-list-unique: false)
 	case n.listType == "set":
-		if dup := nonUnique(x.Len(), func(i int) value.Value { return x.Index(i) }); len(dup) > 0 {
+		// A custom resource's set reports the second occurrence of a value
+		// (apiextensions-apiserver's listtype validation); a built-in
+		// kind's set every repeat, as the hand-written sets of values seen
+		// and validation-gen's validate.Unique do.
+		nonUniq := nonUnique
+		if n.everyRepeat {
+			nonUniq = repeats
+		}
+		if dup := nonUniq(x.Len(), func(i int) value.Value { return x.Index(i) }); len(dup) > 0 {
 			p := w.path()
 			for _, i := range dup {
 				errs = append(errs, field.Duplicate(p.Index(i), x.Index(i).Unstructured()))
@@ -150,6 +158,33 @@ func nonUnique(n int, at func(int) value.Value) []int {
 		}
 		if times == 1 {
 			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// repeats returns the index of every item equal to an earlier one: each
+// repeat, where nonUnique returns only the second occurrence of a value.
+func repeats(n int, at func(int) value.Value) []int {
+	var out []int
+	var seen map[scalarKey]bool
+	for i := 0; i < n; i++ {
+		it := at(i)
+		if k, ok := keyOf(it); ok {
+			if seen == nil {
+				seen = make(map[scalarKey]bool, n)
+			}
+			if seen[k] {
+				out = append(out, i)
+			}
+			seen[k] = true
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if setEqual(it, at(j)) {
+				out = append(out, i)
+				break
+			}
 		}
 	}
 	return out

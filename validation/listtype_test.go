@@ -157,3 +157,33 @@ func TestUniqueKey(t *testing.T) {
 	})
 	assertSameSet(t, 1, errStrings(t, v, mustJSON(t, `{"ports":[{"name":"a"},{"name":"b"},{}],"mounts":[{},{}]}`), nil), nil)
 }
+
+// A set of a built-in kind reports every repeat, as the hand-written sets
+// of values seen (validatePodFailurePolicyRuleOnExitCodes:
+// `values[4]: Duplicate value: 3` for [0, 0, 3, 3, 3]) and validation-gen's
+// validate.Unique do; a custom resource's set only the second occurrence
+// of each value, as apiextensions-apiserver does.
+func TestSetRepeatsBuiltIn(t *testing.T) {
+	const s = `{"type":"object","properties":{"values":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"integer"}}}}`
+	obj := mustJSON(t, `{"values":[0,0,3,3,3,7]}`)
+	assertSameSet(t, 0, errStrings(t, mustValidator(t, s, Options{BuiltIn: true}), obj, nil), []string{
+		`values[1]: Duplicate value: 0`,
+		`values[3]: Duplicate value: 3`,
+		`values[4]: Duplicate value: 3`,
+	})
+	assertSameSet(t, 1, errStrings(t, mustValidator(t, s, Options{}), obj, nil), []string{
+		`values[1]: Duplicate value: 0`,
+		`values[3]: Duplicate value: 3`,
+	})
+	// more than 16 items (nonUnique's map path) and objects (compared whole)
+	long := `{"values":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,1,1]}`
+	assertSameSet(t, 2, errStrings(t, mustValidator(t, s, Options{BuiltIn: true}), mustJSON(t, long), nil), []string{
+		`values[16]: Duplicate value: 1`,
+		`values[17]: Duplicate value: 1`,
+	})
+	const os = `{"type":"object","properties":{"values":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"object","x-kubernetes-map-type":"atomic","properties":{"a":{"type":"integer"}}}}}}`
+	assertSameSet(t, 3, errStrings(t, mustValidator(t, os, Options{BuiltIn: true}), mustJSON(t, `{"values":[{"a":1},{"a":1},{"a":2},{"a":1}]}`), nil), []string{
+		`values[1]: Duplicate value: {"a":1}`,
+		`values[3]: Duplicate value: {"a":1}`,
+	})
+}

@@ -18,9 +18,9 @@ func TestUpgradeCheck(t *testing.T) {
 	if code != exitInvalid {
 		t.Errorf("exit %d, want 1 (a removed version)\n%s%s", code, out, errOut)
 	}
-	want := upgradeData + `service-digit-name.yaml:8: Service default/1abc: newly accepted by 1.37 (rejected by 1.35): metadata.name: Invalid value: "1abc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+	want := upgradeData + `service-digit-name.yaml:8: Service default/1abc: newly accepted by 1.37 (rejected by 1.30): metadata.name: Invalid value: "1abc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
 ` + upgradeData + `volumeattributesclass-v1beta1.yaml:3: storage.k8s.io/VolumeAttributesClass gold: removed: storage.k8s.io/v1beta1 VolumeAttributesClass was removed in v1.37; use storage.k8s.io/v1 VolumeAttributesClass
-4 documents in 4 files, 1.35 -> 1.37: 1 removed, 0 newly rejected, 0 deprecated, 0 with warnings changed, 1 newly accepted, 1 invalid at both, 0 failed, 0 skipped, 1 unaffected
+4 documents in 4 files, 1.30 -> 1.37: 1 removed, 0 newly rejected, 0 deprecated, 0 with warnings changed, 1 newly accepted, 1 invalid at both, 0 failed, 0 skipped, 1 unaffected
 `
 	if out != want || errOut != "" {
 		t.Errorf("output:\n%s\nstderr:\n%s\nwant:\n%s", out, errOut, want)
@@ -28,7 +28,7 @@ func TestUpgradeCheck(t *testing.T) {
 
 	// --show-unchanged lists the documents invalid at both releases.
 	_, out, _ = kdv(t, "", "upgrade-check", "--show-unchanged", upgradeData+"deployment-invalid.yaml")
-	wantLines(t, out, upgradeData+"deployment-invalid.yaml:7: apps/Deployment default/broken: invalid at 1.35 and 1.37: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n")
+	wantLines(t, out, upgradeData+"deployment-invalid.yaml:7: apps/Deployment default/broken: invalid at 1.30 and 1.37: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n")
 
 	// Nothing breaks: exit 0, even with problems that stay.
 	if code, out, _ := kdv(t, "", "upgrade-check", upgradeData+"deployment-invalid.yaml", upgradeData+"storageversionmigration-v1beta1.yaml"); code != exitValid {
@@ -50,7 +50,7 @@ func TestUpgradeCheckUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"upgrade-check", "--from", "1.20", upgradeData}, "kdv: --from 1.20: kdv embeds Kubernetes 1.35, 1.36, 1.37\n"},
+		{[]string{"upgrade-check", "--from", "1.20", upgradeData}, "kdv: --from 1.20: kdv embeds Kubernetes 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37\n"},
 		{[]string{"upgrade-check", "--to", "2.1", upgradeData}, "kdv: invalid --to \"2.1\": want 1.<minor>, e.g. 1.37\n"},
 		{[]string{"upgrade-check", "-o", "sarif", upgradeData}, "kdv: unknown output format \"sarif\": must be one of text, json\n"},
 		{[]string{"upgrade-check", "--crds", "-", "-"}, "kdv: stdin (-) can be read only once\n"},
@@ -105,7 +105,7 @@ func TestUpgradeCheckInputs(t *testing.T) {
 		t.Errorf("stdin: exit %d, output %q", code, out)
 	}
 	_, out, _ = kdv(t, string(deployment), "upgrade-check", "--summary=false", "-v", "--no-config", "-")
-	if want := "-:2: apps/Deployment default/web: valid at 1.35 and 1.37\n"; out != want {
+	if want := "-:2: apps/Deployment default/web: valid at 1.30 and 1.37\n"; out != want {
 		t.Errorf("-v: output %q, want %q", out, want)
 	}
 }

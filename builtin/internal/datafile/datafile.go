@@ -4,7 +4,14 @@
 // generator (kdv.dev/generate/openapi, kdv.dev/idl, go/packages).
 package datafile
 
-import "kdv.dev/schema"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"kdv.dev/schema"
+)
 
 // Data is the decoded form of one data/v1.<minor>.json.gz file.
 type Data struct {
@@ -16,8 +23,15 @@ type Data struct {
 	// version, kind.
 	Kinds []Kind `json:"kinds"`
 	// Schemas are the published definitions of all group-versions
-	// (components.schemas), $refs unresolved.
+	// (components.schemas), $refs unresolved; with Base, only those that
+	// differ from Base's.
 	Schemas map[string]*schema.Props `json:"schemas"`
+	// Base, when set, is the minor of another data file whose definitions
+	// this release shares: Inherited names the definitions taken from it
+	// as they are there (sorted), so the embedded releases store each
+	// definition text once where it is identical (see Delta).
+	Base      int      `json:"base,omitempty"`
+	Inherited []string `json:"inherited,omitempty"`
 	// GoFields describes, per struct definition and JSON property name,
 	// the Go field behind the property, for the messages of the
 	// apiserver's JSON decoder (kdv.dev/builtin GoField).
@@ -47,4 +61,31 @@ type Kind struct {
 	Namespaced bool `json:"namespaced"`
 	// Definition is the components.schemas name of the kind's schema.
 	Definition string `json:"definition"`
+}
+
+// Delta rewrites full (a release's complete Data, Base unset) to share
+// the definitions whose JSON text is the same in base, the raw
+// definitions of the data file of release baseMinor: those move from
+// Schemas to Inherited. The text compared is encoding/json's of each
+// definition, the form both files are written in.
+func Delta(full *Data, baseMinor int, base map[string]json.RawMessage) error {
+	own := map[string]*schema.Props{}
+	var inherited []string
+	for name, p := range full.Schemas {
+		b, ok := base[name]
+		if ok {
+			j, err := json.Marshal(p)
+			if err != nil {
+				return fmt.Errorf("definition %s: %w", name, err)
+			}
+			if bytes.Equal(j, b) {
+				inherited = append(inherited, name)
+				continue
+			}
+		}
+		own[name] = p
+	}
+	sort.Strings(inherited)
+	full.Schemas, full.Base, full.Inherited = own, baseMinor, inherited
+	return nil
 }

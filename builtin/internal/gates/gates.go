@@ -136,15 +136,16 @@ func (d *Data) FieldLifecycle(featureGate string, minor int) (l schema.Lifecycle
 		if st := status(At(specs, minor).PreRelease); rank[st] > rank[l.Status] {
 			l.Status = st
 		}
-		if in := Introduced(specs); in != "" && versionLess(l.MinVersion, in) {
+		if in := Introduced(specs); in != "" && VersionLess(l.MinVersion, in) {
 			l.MinVersion = in
 		}
 	}
 	return l, unknown
 }
 
-// versionLess compares "v1.X" strings; "" is less than any.
-func versionLess(a, b string) bool {
+// VersionLess reports whether release a is before b ("1.X" or "v1.X");
+// "" is before any.
+func VersionLess(a, b string) bool {
 	if a == "" {
 		return b != ""
 	}

@@ -50,7 +50,11 @@ func ModuleDir(path, version string) (string, error) {
 // data/lifecycle.json. Sources come newest first: a kind takes its entry
 // from the first source that has it, so older sources only add the
 // group-versions newer modules deleted (autoscaling/v2beta2 is gone from
-// k8s.io/api v0.36), and only those with a removal release.
+// k8s.io/api v0.36), and only those with a removal release. A version a
+// newer module deleted before its computed removal (an alpha version
+// replaced early, such as resource.k8s.io/v1alpha3 in v0.32) is removed
+// at the release of the first newer source that lacks it: no apiserver
+// serves a version its k8s.io/api has no types for.
 //
 // The releases are computed as k8s.io/code-generator's
 // prerelease-lifecycle-gen computes them: in a prerelease (alpha or beta)
@@ -67,11 +71,12 @@ func BuildLifecycle(sources []LifecycleSource) ([]byte, error) {
 	seen := map[schema.GroupVersionKind]bool{}
 	var kinds []datafile.LifecycleKind
 	var names []string
-	read := "" // the modules read so far
+	newer := map[string]string{} // module path -> the version read last
 	for _, src := range sources {
-		path, _, _ := strings.Cut(src.Module, "@")
-		older := strings.Contains(read, " "+path+"@")
-		read += " " + src.Module
+		path, version, _ := strings.Cut(src.Module, "@")
+		lacking := newer[path] // the oldest newer release lacking what is new here
+		older := lacking != ""
+		newer[path] = version
 		names = append(names, strings.Replace(src.Module, "@", " ", 1))
 		dirs, err := filepath.Glob(filepath.Join(src.Root, src.Pattern))
 		if err != nil {
@@ -97,6 +102,15 @@ func BuildLifecycle(sources []LifecycleSource) ([]byte, error) {
 				}
 				if !seen[k.GroupVersionKind] {
 					seen[k.GroupVersionKind] = true
+					if older {
+						gone, err := stagingRelease(lacking)
+						if err != nil {
+							return nil, fmt.Errorf("%s: %w", src.Module, err)
+						}
+						if k.Removed == "" || releaseLess(gone, k.Removed) {
+							k.Removed = gone
+						}
+					}
 					kinds = append(kinds, k)
 				}
 			}
@@ -523,9 +537,15 @@ func hasLine(cg *ast.CommentGroup, line string) bool {
 	return false
 }
 
+// APIVersions are the k8s.io/api (and k8s.io/kube-aggregator) releases of
+// the embedded Kubernetes releases 1.30 to 1.37, newest first: the sources
+// of builtin/data/lifecycle.json.
+var APIVersions = []string{"v0.37.2", "v0.36.6", "v0.35.10", "v0.34.4", "v0.33.13", "v0.32.13", "v0.31.14", "v0.30.14"}
+
 // LifecycleSources returns the sources of BuildLifecycle for k8s.io/api
 // and k8s.io/kube-aggregator (released together, with the same version
 // numbers) at each of versions, newest first.
+
 func LifecycleSources(versions []string) ([]LifecycleSource, error) {
 	var out []LifecycleSource
 	for _, v := range versions {
@@ -542,4 +562,24 @@ func LifecycleSources(versions []string) ([]LifecycleSource, error) {
 		}
 	}
 	return out, nil
+}
+
+// stagingRelease returns the Kubernetes release "1.Y" of a staging module
+// version "v0.Y.Z".
+func stagingRelease(v string) (string, error) {
+	var y, z int
+	if _, err := fmt.Sscanf(v, "v0.%d.%d", &y, &z); err != nil {
+		return "", fmt.Errorf("version %q is not v0.Y.Z", v)
+	}
+	return fmt.Sprintf("1.%d", y), nil
+}
+
+// releaseLess compares "major.minor" releases.
+func releaseLess(a, b string) bool {
+	ra, err1 := parseRelease(a)
+	rb, err2 := parseRelease(b)
+	if err1 != nil || err2 != nil {
+		return a < b
+	}
+	return ra.major < rb.major || ra.major == rb.major && ra.minor < rb.minor
 }

@@ -17,11 +17,76 @@ import (
 )
 
 // KubernetesVersion is the k8s.io/kubernetes release whose versioned
-// feature specs builtin/data/featuregates.json holds. Its specs describe
-// every release it can emulate, so one source serves 1.35 to 1.37 (as
-// kube-apiserver --emulated-version reads them); a gate deleted before it
-// is unknown to all.
+// feature specs builtin/data/featuregates.json holds first. Its specs
+// describe every release it can emulate (as kube-apiserver
+// --emulated-version reads them), but a gate deleted before it is unknown
+// to it: OlderKubernetesVersions add those.
 const KubernetesVersion = "v1.37.2"
+
+// OlderKubernetesVersions are older k8s.io/kubernetes releases whose
+// versioned specs fill in gates KubernetesVersion no longer has (mostly GA
+// gates removed after their lock period, such as
+// ServiceTrafficDistribution, alpha in 1.30), for the embedded releases
+// 1.30 to 1.34. 1.32 is the first with every gate versioned; gates removed
+// before it were GA (locked on) by 1.30.
+var OlderKubernetesVersions = []string{"v1.34.4", "v1.32.13"}
+
+// FeatureGateSources returns KubernetesVersion and OlderKubernetesVersions,
+// newest first: the sources of builtin/data/featuregates.json.
+func FeatureGateSources() []string {
+	return append([]string{KubernetesVersion}, OlderKubernetesVersions...)
+}
+
+// FeatureGatesFrom reads the versioned feature specs of k8s.io/kubernetes
+// at each of versions (newest first) and merges them: a gate's specs are
+// the union of every source's specs by Version, the newest source's spec
+// winning where two give the same Version, sorted by Version. Source
+// names every version read.
+func FeatureGatesFrom(versions []string) (*gates.Data, error) {
+	var out *gates.Data
+	for _, v := range versions {
+		d, err := FeatureGates(v)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = d
+			continue
+		}
+		out.Source += ", " + d.Source
+		for name, specs := range d.Gates {
+			out.Gates[name] = mergeSpecs(out.Gates[name], specs)
+		}
+	}
+	if out == nil {
+		return nil, fmt.Errorf("no k8s.io/kubernetes version to read feature gates from")
+	}
+	return out, nil
+}
+
+// mergeSpecs adds the specs of older at versions newer does not give.
+func mergeSpecs(newer, older []gates.Spec) []gates.Spec {
+	have := map[string]bool{}
+	for _, s := range newer {
+		have[s.Version] = true
+	}
+	out := slices.Clone(newer)
+	for _, s := range older {
+		if !have[s.Version] {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b gates.Spec) int {
+		switch {
+		case gates.VersionLess(a.Version, b.Version):
+			return -1
+		case gates.VersionLess(b.Version, a.Version):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
 
 // gatesVar is the map of k8s.io/kubernetes pkg/features/kube_features.go
 // that holds every gate the kube-apiserver knows, its own and (through

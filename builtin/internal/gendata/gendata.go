@@ -67,10 +67,14 @@ func ScratchModule(version string) (string, error) {
 //
 // Fields guarded by feature gates get their KEP-2558 lifecycle in
 // Kubernetes 1.<minor> (status, minVersion) from the feature specs of
-// k8s.io/kubernetes KubernetesVersion (gates.Data.Annotate).
+// k8s.io/kubernetes KubernetesVersion and OlderKubernetesVersions
+// (gates.Data.Annotate).
 //
 // The tags of kdv's rule overlay (package kdv.dev/builtin/overlay: the Go
 // defaulters' constant defaults, ...) are merged with k8s.io/api's own.
+// The overlay is written against the newest k8s.io/api: in an older
+// release, its entries for absent fields match nothing (a warning), and
+// its rules that read absent fields are dropped (dropUncompilable).
 //
 // Scope: k8s.io/api types carry +genclient:nonNamespaced on cluster-scoped
 // resources (the tag client-gen uses to build cluster-scoped clients);
@@ -79,7 +83,57 @@ func ScratchModule(version string) (string, error) {
 // Eviction) are namespaced unless their item kind says otherwise, and
 // metav1's kinds are marked cluster-scoped. This is the static source of
 // scope; k8s.io/api has no other.
-func Build(dir string, minor int) ([]byte, error) {
+//
+// baseFile, when not "", is the data file of a newer release (written
+// first): the definitions identical there are stored as inherited from it
+// (datafile.Delta), so releases share their identical definitions.
+func Build(dir string, minor int, baseFile string) ([]byte, error) {
+	d, err := Generate(dir, minor)
+	if err != nil {
+		return nil, err
+	}
+	if baseFile != "" {
+		zb, err := os.ReadFile(baseFile)
+		if err != nil {
+			return nil, err
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(zb))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", baseFile, err)
+		}
+		var base struct {
+			Minor   int                        `json:"minor"`
+			Base    int                        `json:"base"`
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		}
+		if err := json.NewDecoder(zr).Decode(&base); err != nil {
+			return nil, fmt.Errorf("%s: %w", baseFile, err)
+		}
+		if base.Base != 0 {
+			return nil, fmt.Errorf("%s shares definitions itself: a base must be complete", baseFile)
+		}
+		if err := datafile.Delta(d, base.Minor, base.Schemas); err != nil {
+			return nil, err
+		}
+	}
+	j, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if _, err := zw.Write(j); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Generate returns the complete data of release minor from the k8s.io/api
+// of the Go module at dir (see Build).
+func Generate(dir string, minor int) (*datafile.Data, error) {
 	overlays, err := overlay.All()
 	if err != nil {
 		return nil, err
@@ -99,7 +153,7 @@ func Build(dir string, minor int) ([]byte, error) {
 	}
 	// Gated fields: their lifecycle in this release, from the feature
 	// specs of k8s.io/kubernetes (see gates.Data.Annotate).
-	fg, err := FeatureGates(KubernetesVersion)
+	fg, err := FeatureGatesFrom(FeatureGateSources())
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +205,15 @@ func Build(dir string, minor int) ([]byte, error) {
 			kindTypes = append(kindTypes, k.Type)
 		}
 	}
+	// The overlay follows the newest k8s.io/api: its rules that read
+	// fields this release lacks are left out of it.
+	dropped, err := dropUncompilable(&d, minor)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range dropped {
+		fmt.Fprintf(os.Stderr, "gendata 1.%d: %s\n", minor, n)
+	}
 	published := map[string]bool{}
 	for name := range d.Schemas {
 		published[name] = true
@@ -166,17 +229,5 @@ func Build(dir string, minor int) ([]byte, error) {
 		}
 		return a.Kind < b.Kind
 	})
-	j, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if _, err := zw.Write(j); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return &d, nil
 }

@@ -6,7 +6,9 @@
 // -dir names a Go module whose go.mod requires the k8s.io/api version of
 // that minor (default: the kdv module itself); -api VERSION instead creates
 // a scratch module requiring k8s.io/api@VERSION (needs the module proxy or
-// a module cache that has it).
+// a module cache that has it). -base FILE stores the definitions that are
+// identical in FILE, a newer release's complete data file, as inherited
+// from it (datafile.Delta).
 package main
 
 import (
@@ -27,6 +29,7 @@ func main() {
 	out := flag.String("out", "", "output file")
 	dir := flag.String("dir", "", "Go module directory providing k8s.io/api")
 	api := flag.String("api", "", "k8s.io/api version for a scratch module (instead of -dir)")
+	base := flag.String("base", "", "data file of a newer release whose identical definitions this one shares")
 	flag.Parse()
 	if *api != "" {
 		d, err := gendata.ScratchModule(*api)
@@ -41,7 +44,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gen -minor N -out FILE [-dir MODULE]")
 		os.Exit(2)
 	}
-	b, err := gendata.Build(*dir, *minor)
+	b, err := gendata.Build(*dir, *minor, *base)
 	if err == nil {
 		err = os.WriteFile(*out, b, 0o644)
 	}

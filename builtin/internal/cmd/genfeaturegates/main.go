@@ -5,26 +5,30 @@
 // cache. Run through go generate in builtin/, before the schemas, which
 // take their fields' lifecycle from it:
 //
-//	go run ./internal/cmd/genfeaturegates -kubernetes v1.37.2 -out data/featuregates.json
+//	go run ./internal/cmd/genfeaturegates -out data/featuregates.json
+//
+// -kubernetes lists the k8s.io/kubernetes versions read, newest first
+// (default gendata.FeatureGateSources); see gendata.FeatureGatesFrom.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"kdv.dev/builtin/internal/gendata"
 )
 
 func main() {
-	version := flag.String("kubernetes", gendata.KubernetesVersion, "k8s.io/kubernetes version")
+	versions := flag.String("kubernetes", strings.Join(gendata.FeatureGateSources(), ","), "k8s.io/kubernetes versions, newest first")
 	out := flag.String("out", "", "output file")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: genfeaturegates [-kubernetes V] -out FILE")
 		os.Exit(2)
 	}
-	d, err := gendata.FeatureGates(*version)
+	d, err := gendata.FeatureGatesFrom(strings.Split(*versions, ","))
 	var b []byte
 	if err == nil {
 		b, err = gendata.BuildFeatureGates(d)

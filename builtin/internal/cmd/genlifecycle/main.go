@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	api := flag.String("api", "", "k8s.io/api and k8s.io/kube-aggregator versions, newest first, comma-separated")
+	api := flag.String("api", strings.Join(gendata.APIVersions, ","), "k8s.io/api and k8s.io/kube-aggregator versions, newest first, comma-separated")
 	out := flag.String("out", "", "output file")
 	flag.Parse()
 	if *api == "" || *out == "" {
