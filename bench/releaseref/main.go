@@ -67,6 +67,10 @@ type Verdict struct {
 	Unknown   []string     `json:"unknown,omitempty"`
 	Errors    []FieldError `json:"errors,omitempty"`
 	Warnings  []string     `json:"warnings,omitempty"`
+	// OldInvalid marks an update whose old object this release rejects
+	// on create (its strategy's validation fails): it cannot have been
+	// created by this release, only by another one.
+	OldInvalid bool `json:"oldInvalid,omitempty"`
 }
 
 // FieldError is one field.Error, with Error()'s full message.
@@ -183,7 +187,8 @@ func check(doc, old []byte) (*Verdict, error) {
 	if old == nil {
 		errs, v.Warnings = beforeCreate(ctx, k, obj, om)
 	} else {
-		oldObj, err := stored(ctx, k, gvk, old)
+		oldObj, oldErrs, err := stored(ctx, k, gvk, old)
+		v.OldInvalid = len(oldErrs) > 0
 		if err != nil {
 			return nil, fmt.Errorf("old object: %w", err)
 		}
@@ -273,26 +278,28 @@ func (e *decodeError) Error() string { return e.msg }
 func (e *decodeError) Unwrap() error { return e.err }
 
 // stored is the old object of an update as the store holds it: decoded
-// and prepared as on create, with system fields.
-func stored(ctx context.Context, k builtinKind, gvk schema.GroupVersionKind, old []byte) (runtime.Object, error) {
+// and prepared as on create, with system fields. The field errors are
+// those of its create validation, which the store has not rejected it for
+// (it may have been created by another release).
+func stored(ctx context.Context, k builtinKind, gvk schema.GroupVersionKind, old []byte) (runtime.Object, field.ErrorList, error) {
 	ok, ogvk, err := lookup(old)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if ok.resource != k.resource || ogvk.GroupKind() != gvk.GroupKind() {
-		return nil, fmt.Errorf("old object is a %s, not a %s", ogvk, gvk)
+		return nil, nil, fmt.Errorf("old object is a %s, not a %s", ogvk, gvk)
 	}
 	obj, err := decode(old, ogvk)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	om, err := meta.Accessor(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rest.WipeObjectMetaSystemFields(om)
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(request.NamespaceValue(ctx), k.strategy.NamespaceScoped()), om); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rest.FillObjectMetaSystemFields(om)
 	if om.GetGenerateName() != "" && om.GetName() == "" {
@@ -304,9 +311,9 @@ func stored(ctx context.Context, k builtinKind, gvk schema.GroupVersionKind, old
 	k.strategy.PrepareForCreate(ctx, obj)
 	// Some strategies complete the object in Validate (the Job strategy
 	// generates its selector and labels): the stored object has that done.
-	_ = k.strategy.Validate(ctx, obj)
+	errs := k.strategy.Validate(ctx, obj)
 	om.SetResourceVersion("1")
-	return obj, nil
+	return obj, errs, nil
 }
 
 // beforeCreate is store.create's metadata initialisation, its BeginCreate
