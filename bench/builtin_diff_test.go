@@ -471,12 +471,18 @@ const (
 // writeResultsSection replaces the marked section of file with s, or
 // writes s as the whole file when it has no markers.
 func writeResultsSection(file, s string) error {
+	return writeMarkedSection(file, resultsBegin, resultsEnd, s)
+}
+
+// writeMarkedSection replaces the section of file between the begin and
+// end markers with s, or writes s as the whole file when it has none.
+func writeMarkedSection(file, begin, end, s string) error {
 	old, err := os.ReadFile(file)
 	if err == nil {
 		text := string(old)
-		i, j := strings.Index(text, resultsBegin), strings.Index(text, resultsEnd)
+		i, j := strings.Index(text, begin), strings.Index(text, end)
 		if i >= 0 && j > i {
-			s = text[:i+len(resultsBegin)] + "\n" + s + text[j:]
+			s = text[:i+len(begin)] + "\n" + s + text[j:]
 		}
 	}
 	return os.WriteFile(file, []byte(s), 0o644)

@@ -84,19 +84,35 @@ func refBuiltin(doc, old []byte) (v bverdict, err error) {
 }
 
 var (
-	kdvRegOnce sync.Once
-	kdvReg     *resource.Registry
-	kdvRegErr  error
+	kdvRegMu sync.Mutex
+	kdvRegs  = map[int]*kdvRegEntry{}
 )
+
+type kdvRegEntry struct {
+	once sync.Once
+	reg  *resource.Registry
+	err  error
+}
 
 // kdvRegistry is the registry `kdv validate --kubernetes-version 1.37`
 // builds: kdv's embedded built-in schemas, nothing else.
-func kdvRegistry() (*resource.Registry, error) {
-	kdvRegOnce.Do(func() {
-		kdvReg = resource.NewRegistry(resource.Options{KubernetesMinor: builtinMinor})
-		kdvRegErr = resource.UseBuiltin(kdvReg, builtinMinor)
+func kdvRegistry() (*resource.Registry, error) { return kdvRegistryFor(builtinMinor) }
+
+// kdvRegistryFor is the registry of `kdv validate --kubernetes-version
+// 1.<minor>`, built once per minor.
+func kdvRegistryFor(minor int) (*resource.Registry, error) {
+	kdvRegMu.Lock()
+	e := kdvRegs[minor]
+	if e == nil {
+		e = &kdvRegEntry{}
+		kdvRegs[minor] = e
+	}
+	kdvRegMu.Unlock()
+	e.once.Do(func() {
+		e.reg = resource.NewRegistry(resource.Options{KubernetesMinor: minor})
+		e.err = resource.UseBuiltin(e.reg, minor)
 	})
-	return kdvReg, kdvRegErr
+	return e.reg, e.err
 }
 
 // errPanic marks a side that panicked: never a known gap.
@@ -108,12 +124,17 @@ var errKDVNoSchema = errors.New("kdv has no schema")
 // kdvBuiltin runs kdv as `kdv validate [--old]` does on one document: the
 // manifest reader, then the kind's validator from the built-in registry.
 func kdvBuiltin(doc, old []byte) (v bverdict, err error) {
+	return kdvBuiltinAt(builtinMinor, doc, old)
+}
+
+// kdvBuiltinAt is kdvBuiltin with `--kubernetes-version 1.<minor>`.
+func kdvBuiltinAt(minor int, doc, old []byte) (v bverdict, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: kdv: %v", errPanic, r)
 		}
 	}()
-	reg, err := kdvRegistry()
+	reg, err := kdvRegistryFor(minor)
 	if err != nil {
 		return v, err
 	}
