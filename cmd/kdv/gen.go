@@ -17,10 +17,10 @@ import (
 
 	"kdv.dev/builtin"
 	"kdv.dev/builtin/overlay"
-	"kdv.dev/validation"
 	"kdv.dev/generate/openapi"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
+	"kdv.dev/validation"
 )
 
 func newGenCommand() *cobra.Command {
