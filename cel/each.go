@@ -220,7 +220,7 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 		if value == nil {
 			value = compiled.absent
 		}
-		errs = append(errs, handwrittenError(p, value, detail, reason))
+		errs = append(errs, handwrittenError(p, value, detail, reason, compiled.target))
 	}
 	return errs
 }
