@@ -307,6 +307,14 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 			fp, report = v, r
 		}
 	}
+	if report != "" && fp == "." {
+		// ". as .x": the value is self, reported at .x (a check of a
+		// struct reported at one of its fields with the struct as the
+		// bad value: field.Invalid(fldPath.Child("localhostProfile"),
+		// profile, ...))
+		res.normalizedFieldPath, res.target = report, s
+		return
+	}
 	if p, ok := parseEachPath(fp, s); ok && builtIn {
 		// a built-in rule with list wildcards (each.go)
 		p.report = report

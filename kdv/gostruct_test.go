@@ -73,6 +73,30 @@ spec:
 			want: `spec.ports[1]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}`,
 		},
 		{
+			// ". as .localhostProfile": the struct reported at its field
+			name: "seccomp localhostProfile without Localhost",
+			obj: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  securityContext: {seccompProfile: {type: RuntimeDefault, localhostProfile: a.json}}
+  containers: [{name: c, image: busybox, imagePullPolicy: Always}]
+`,
+			want: `spec.securityContext.seccompProfile.localhostProfile: Invalid value: {"Type":"RuntimeDefault","LocalhostProfile":"a.json"}: can only be set when seccomp type is Localhost`,
+		},
+		{
+			name: "ServiceCIDR with three CIDRs",
+			obj: `
+apiVersion: networking.k8s.io/v1
+kind: ServiceCIDR
+metadata: {name: s}
+spec:
+  cidrs: [10.0.0.0/16, "fd00::/108", 10.1.0.0/16]
+`,
+			want: `spec.cidrs: Invalid value: {"CIDRs":["10.0.0.0/16","fd00::/108","10.1.0.0/16"]}: may only hold up to 2 values`,
+		},
+		{
 			name: "ClusterRoleBinding roleRef immutable",
 			old: `
 apiVersion: rbac.authorization.k8s.io/v1
