@@ -18,47 +18,59 @@ func (v *version) attachLayoutsLocked(s *schema.Structural, def string) error {
 	if err != nil {
 		return err
 	}
-	var walk func(s *schema.Structural, u *schema.Props, def string, depth int) error
-	walk = func(s *schema.Structural, u *schema.Props, def string, depth int) error {
+	// walk reports whether it set a layout at or below s: only then is a
+	// property (a struct value in its map) written back.
+	var walk func(s *schema.Structural, u *schema.Props, def string, depth int) (bool, error)
+	walk = func(s *schema.Structural, u *schema.Props, def string, depth int) (bool, error) {
 		if s == nil || u == nil || depth > 200 {
-			return nil
+			return false, nil
 		}
 		if r := refOf(u); r != "" {
 			def, u = r, defs[r]
 			if u == nil {
-				return nil
+				return false, nil
 			}
 		}
+		changed := false
 		if def != "" {
 			g, err := v.layoutLocked(def)
 			if err != nil {
-				return err
+				return false, err
 			}
-			s.Go = g
+			s.Go, changed = g, g != nil
 		}
 		for k, child := range s.Properties {
 			up, ok := u.Properties[k]
 			if !ok {
 				continue
 			}
-			if err := walk(&child, &up, "", depth+1); err != nil {
-				return err
+			c, err := walk(&child, &up, "", depth+1)
+			if err != nil {
+				return false, err
 			}
-			s.Properties[k] = child
+			if c {
+				s.Properties[k] = child
+				changed = true
+			}
 		}
 		if s.Items != nil && u.Items != nil {
-			if err := walk(s.Items, u.Items.Schema, "", depth+1); err != nil {
-				return err
+			c, err := walk(s.Items, u.Items.Schema, "", depth+1)
+			if err != nil {
+				return false, err
 			}
+			changed = changed || c
 		}
 		if s.AdditionalProperties != nil && u.AdditionalProperties != nil {
-			if err := walk(s.AdditionalProperties.Structural, u.AdditionalProperties.Schema, "", depth+1); err != nil {
-				return err
+			c, err := walk(s.AdditionalProperties.Structural, u.AdditionalProperties.Schema, "", depth+1)
+			if err != nil {
+				return false, err
 			}
+			changed = changed || c
 		}
-		return nil
+		return changed, nil
 	}
-	return walk(s, defs[def], def, 0)
+	_, err = walk(s, defs[def], def, 0)
+	return err
 }
 
 // layoutLocked returns the layout of the struct definition def (decoding
