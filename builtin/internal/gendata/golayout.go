@@ -264,8 +264,9 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// checkLayouts reports a difference of internalDiffs that no longer
-// applies: an After or Drop naming no field.
+// checkLayouts reports a difference of internalDiffs that did not apply:
+// an inserted field missing (its After names no field) or a dropped one
+// still there.
 func checkLayouts(layouts map[string][]datafile.GoSlot) error {
 	for def, d := range internalDiffs {
 		slots, ok := layouts[def]
@@ -283,6 +284,11 @@ func checkLayouts(layouts map[string][]datafile.GoSlot) error {
 		for _, in := range d.Insert {
 			if !has[in.Name] {
 				return fmt.Errorf("GoLayouts %s: %s not inserted after %s", def, in.Name, d.After)
+			}
+		}
+		for _, j := range d.Drop {
+			if has[upperFirst(j)] {
+				return fmt.Errorf("GoLayouts %s: %s not dropped", def, j)
 			}
 		}
 	}

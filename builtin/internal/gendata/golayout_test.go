@@ -28,4 +28,7 @@ func TestApplyDiff(t *testing.T) {
 	if err := checkLayouts(map[string][]datafile.GoSlot{"io.k8s.api.apps.v1.DeploymentSpec": dep}); err == nil {
 		t.Error("checkLayouts: no error for a DeploymentSpec without RollbackTo")
 	}
+	if err := checkLayouts(map[string][]datafile.GoSlot{"io.k8s.api.core.v1.Secret": sec}); err == nil {
+		t.Error("checkLayouts: no error for a Secret with StringData")
+	}
 }
