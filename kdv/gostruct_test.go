@@ -97,6 +97,35 @@ spec:
 			want: `spec.cidrs: Invalid value: {"CIDRs":["10.0.0.0/16","fd00::/108","10.1.0.0/16"]}: may only hold up to 2 values`,
 		},
 		{
+			// ValidateImmutableField of a template's spec
+			name: "ResourceClaimTemplate spec immutable",
+			old: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: t, namespace: default}
+spec:
+  metadata: {labels: {a: b}}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.example.com}
+`,
+			obj: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: t, namespace: default}
+spec:
+  metadata: {labels: {a: b}}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu2.example.com}
+`,
+			want: `spec: Invalid value: {"labels":{"a":"b"},"Spec":{"Devices":{"Requests":[{"Name":"gpu","Exactly":{"DeviceClassName":"gpu2.example.com","Selectors":null,"AllocationMode":"ExactCount","Count":1,"AdminAccess":null,"Tolerations":null,"Capacity":null,"DerivedAttributes":null},"FirstAvailable":null}],"Constraints":null,"Config":null}}}: field is immutable`,
+		},
+		{
 			name: "ClusterRoleBinding roleRef immutable",
 			old: `
 apiVersion: rbac.authorization.k8s.io/v1
