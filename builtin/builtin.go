@@ -72,6 +72,8 @@ type version struct {
 	// messages need it.
 	goFieldsRaw json.RawMessage
 	goFields    map[string]map[string]datafile.GoField
+	layoutsRaw  map[string]json.RawMessage
+	layouts     map[string]*schema.GoStruct
 	mu          sync.Mutex
 	defs        map[string]*schema.Props // decoded definitions
 	structs     map[schema.GroupVersionKind]*schema.Structural
@@ -83,6 +85,9 @@ type rawData struct {
 	Kinds    []datafile.Kind            `json:"kinds"`
 	Schemas  map[string]json.RawMessage `json:"schemas"`
 	GoFields json.RawMessage            `json:"goFields"`
+	// GoLayouts: datafile.Data.GoLayouts, each decoded when a kind's
+	// schema first reaches it (golayout.go).
+	GoLayouts map[string]json.RawMessage `json:"goLayouts"`
 	// Base and Inherited: the definitions shared with another release's
 	// file (datafile.Data).
 	Base      int      `json:"base"`
@@ -177,7 +182,8 @@ func get(minor int) (*version, error) {
 			v.err = fmt.Errorf("built-in schemas 1.%d: %w", minor, err)
 			return
 		}
-		v.kinds, v.raw, v.goFieldsRaw = d.Kinds, d.Schemas, d.GoFields
+		v.kinds, v.raw, v.goFieldsRaw, v.layoutsRaw = d.Kinds, d.Schemas, d.GoFields, d.GoLayouts
+		v.layouts = map[string]*schema.GoStruct{}
 		v.byGVK = map[schema.GroupVersionKind]datafile.Kind{}
 		for _, k := range d.Kinds {
 			v.byGVK[k.GroupVersionKind] = k
@@ -255,6 +261,9 @@ func Lookup(minor int, gvk schema.GroupVersionKind) (*schema.Structural, error) 
 	}
 	s, err := schema.NewStructural(p)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", gvk, err)
+	}
+	if err := v.attachLayoutsLocked(s, v.byGVK[gvk].Definition); err != nil {
 		return nil, fmt.Errorf("%s: %w", gvk, err)
 	}
 	v.structs[gvk] = s

@@ -25,6 +25,13 @@ func splitData(j []byte) (rawData, error) {
 			return json.Unmarshal(val, &d.Kinds)
 		case "goFields":
 			d.GoFields = val
+		case "goLayouts":
+			d.GoLayouts = map[string]json.RawMessage{}
+			inner := scanner{b: val}
+			return inner.object(func(name string, l []byte) error {
+				d.GoLayouts[name] = l
+				return nil
+			})
 		case "base":
 			return json.Unmarshal(val, &d.Base)
 		case "inherited":

@@ -33,6 +33,14 @@ func TestSplitData(t *testing.T) {
 				t.Errorf("1.%d: schema %s differs", minor, name)
 			}
 		}
+		if len(got.GoLayouts) == 0 || len(got.GoLayouts) != len(want.GoLayouts) {
+			t.Errorf("1.%d: %d Go layouts, want %d", minor, len(got.GoLayouts), len(want.GoLayouts))
+		}
+		for name, raw := range want.GoLayouts {
+			if !bytes.Equal(got.GoLayouts[name], raw) {
+				t.Errorf("1.%d: Go layout %s differs", minor, name)
+			}
+		}
 	}
 	for _, bad := range []string{``, `[]`, `{"kinds":`, `{"schemas":{"a":{"b":"}}}`, `{"a" 1}`, `{"a":1,}x`, `{"kinds":[1]}`} {
 		if _, err := splitData([]byte(bad)); err == nil {

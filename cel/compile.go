@@ -44,6 +44,10 @@ type compilationResult struct {
 	// absent is the value the hand-written code sees at fieldPath when the
 	// field is missing (see absentValue); nil when it prints null.
 	absent any
+	// target is the schema node at fieldPath (the rule's own node without
+	// one): a hand-written error prints a struct value there in its
+	// internal Go form (schema.GoValue).
+	target *schema.Structural
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -303,6 +307,14 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 			fp, report = v, r
 		}
 	}
+	if report != "" && fp == "." {
+		// ". as .x": the value is self, reported at .x (a check of a
+		// struct reported at one of its fields with the struct as the
+		// bad value: field.Invalid(fldPath.Child("localhostProfile"),
+		// profile, ...))
+		res.normalizedFieldPath, res.target = report, s
+		return
+	}
 	if p, ok := parseEachPath(fp, s); ok && builtIn {
 		// a built-in rule with list wildcards (each.go)
 		p.report = report
@@ -312,8 +324,10 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 			res.normalizedFieldPath, _, _ = strings.Cut(report, "[*]")
 		}
 		res.absent = absentValue(s, p.steps)
+		res.target = nodeAt(s, p.steps)
 		return
 	}
+	res.target = s
 	if fp != "" {
 		if p, _, steps, err := schema.ResolveFieldPathSteps(fp, s, true); err == nil {
 			res.normalizedFieldPath = p.String()
@@ -322,6 +336,7 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 				res.normalizedFieldPath = report
 			}
 			res.absent = absentValue(s, steps)
+			res.target = nodeAt(s, steps)
 		}
 	}
 }

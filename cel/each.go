@@ -43,7 +43,8 @@ import (
 // path, a dot followed by the path as field.Path prints it, says where the
 // error is reported (after the rule's own path), each "[*]" in it replaced
 // by the index of the corresponding wildcard of the value path, in order.
-// ".accessModes[*] as .accessModes" reports each bad mode at the list.
+// ".accessModes[*] as .accessModes" reports each bad mode at the list;
+// ". as .localhostProfile" reports self, the whole object, at a field.
 
 // cutReportedPath splits "<value path> as <reported path>"; report is the
 // reported path without its leading dot. ok is false for a plain fieldPath.
@@ -220,7 +221,7 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 		if value == nil {
 			value = compiled.absent
 		}
-		errs = append(errs, handwrittenError(p, value, detail, reason))
+		errs = append(errs, handwrittenError(p, value, detail, reason, compiled.target))
 	}
 	return errs
 }

@@ -369,7 +369,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			if value == nil {
 				value = compiled.absent
 			}
-			addErr(handwrittenError(curPath, value, detail, rule.Reason))
+			addErr(handwrittenError(curPath, value, detail, rule.Reason, compiled.target))
 			continue
 		}
 		var value any = obj

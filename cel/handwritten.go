@@ -17,7 +17,11 @@ import (
 // (field.Invalid(fldPath, nil, ...), printed "null"). A detail equal to the
 // error type's wording is dropped: the rule's message must not be empty
 // (the CRD rules), but most hand-written errors carry no detail.
-func handwrittenError(fldPath *field.Path, value any, detail string, reason *string) *field.Error {
+//
+// A struct value (or list or map of them) at a node of a built-in kind
+// prints as encoding/json prints the internal Go struct (schema.GoValue):
+// node is the schema node of value.
+func handwrittenError(fldPath *field.Path, value any, detail string, reason *string, node *schema.Structural) *field.Error {
 	t := reasonType(reason, true)
 	if reason == nil {
 		value = nil
@@ -39,6 +43,7 @@ func handwrittenError(fldPath *field.Path, value any, detail string, reason *str
 			value = len(l)
 		}
 	}
+	value = schema.GoValue(node, value)
 	return &field.Error{Type: t, Field: fldPath.String(), BadValue: value, Detail: detail}
 }
 
@@ -52,6 +57,26 @@ func handwrittenError(fldPath *field.Path, value any, detail string, reason *str
 // their Go zero value prints with Go field names, which the schema does not
 // keep.
 func absentValue(s *schema.Structural, steps []string) any {
+	s = nodeAt(s, steps)
+	if s == nil || !s.XStripZero {
+		return nil
+	}
+	switch s.Type {
+	case "string":
+		return ""
+	case "integer":
+		return int64(0)
+	case "number":
+		return float64(0)
+	case "boolean":
+		return false
+	}
+	return nil
+}
+
+// nodeAt is the schema node reached from s by steps (property names, map
+// keys, "*" and "-" for list items), nil when they lead nowhere.
+func nodeAt(s *schema.Structural, steps []string) *schema.Structural {
 	for _, st := range steps {
 		switch {
 		case s == nil:
@@ -68,20 +93,7 @@ func absentValue(s *schema.Structural, steps []string) any {
 			}
 		}
 	}
-	if s == nil || !s.XStripZero {
-		return nil
-	}
-	switch s.Type {
-	case "string":
-		return ""
-	case "integer":
-		return int64(0)
-	case "number":
-		return float64(0)
-	case "boolean":
-		return false
-	}
-	return nil
+	return s
 }
 
 // valueAt returns the value reached from obj by the property names and map

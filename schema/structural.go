@@ -41,6 +41,11 @@ type Structural struct {
 	ValidationExtensions
 
 	ValueValidation *ValueValidation
+
+	// Go is the layout of the internal Go struct of a built-in kind's
+	// node (see GoStruct); set by package builtin, nil elsewhere. It only
+	// shapes how error messages print values.
+	Go *GoStruct
 }
 
 // StructuralOrBool is additionalProperties in a structural schema: a schema

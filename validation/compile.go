@@ -57,9 +57,13 @@ type node struct {
 	items           *node
 
 	// structural-only information
-	embedded  bool
-	listType  string
-	mapKeys   []string
+	embedded bool
+	listType string
+	mapKeys  []string
+	// itemGo is the internal Go layout of a built-in kind's list-map
+	// items: the hand-written duplicate check of such a list (Service
+	// ports) prints the key struct, as encoding/json prints it.
+	itemGo    *schema.GoStruct
 	notUnique bool   // x-kubernetes-list-unique: false, list type not enforced
 	uniqueKey string // x-kubernetes-unique-key
 	// everyRepeat reports each repeat in a set, not only the second
@@ -111,6 +115,9 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		n.listType = *s.XListType
 	}
 	n.mapKeys = s.XListMapKeys
+	if c.builtIn && s.Items != nil {
+		n.itemGo = s.Items.Go
+	}
 	n.notUnique = s.XListUnique != nil && !*s.XListUnique
 	n.uniqueKey = s.XUniqueKey
 	n.everyRepeat = c.builtIn

@@ -331,7 +331,11 @@ func listMapDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 	}
 	var errs field.ErrorList
 	for _, i := range nonUnique(size, func(i int) value.Value { return value.Of(keyMaps[i]) }) {
-		errs = append(errs, field.Duplicate(w.path().Index(i), keyMaps[i]))
+		var bad any = keyMaps[i]
+		if n.itemGo != nil {
+			bad = n.itemGo.Print(keyMaps[i])
+		}
+		errs = append(errs, field.Duplicate(w.path().Index(i), bad))
 	}
 	return errs
 }

@@ -36,6 +36,37 @@ type Data struct {
 	// the Go field behind the property, for the messages of the
 	// apiserver's JSON decoder (kdv.dev/builtin GoField).
 	GoFields map[string]map[string]GoField `json:"goFields,omitempty"`
+	// GoLayouts are, per struct type (by definition name, published or
+	// not), the fields encoding/json prints for the apiserver's internal
+	// Go type, in order: what a struct-valued bad value of hand-written
+	// validation prints (`Invalid value: {"Name":"","Protocol":"TCP",...}`).
+	GoLayouts map[string][]GoSlot `json:"goLayouts,omitempty"`
+}
+
+// GoSlot is one field of a GoLayouts entry.
+type GoSlot struct {
+	// Name is the key printed: the Go name for k8s.io/api types (internal
+	// types have no json tags), the json name for apimachinery types.
+	// Empty when it is JSON with its first letter upper-cased.
+	Name string `json:"n,omitempty"`
+	// JSON is the property of the versioned object holding the value;
+	// empty for a field the versioned type lacks (always the zero value).
+	JSON string `json:"j,omitempty"`
+	// Zero is the JSON of the field's zero value, printed when the
+	// property is absent; empty means null, or the zero struct of Struct
+	// when Value is set.
+	Zero string `json:"z,omitempty"`
+	// Struct is the definition of a struct (or pointer to struct) field,
+	// Elem that of the items of a slice or the values of a map of structs.
+	Struct string `json:"s,omitempty"`
+	Elem   string `json:"e,omitempty"`
+	// Value: a struct, not a pointer (absent prints its zero struct).
+	Value bool `json:"v,omitempty"`
+	// Splice: an embedded struct the versioned type keeps under JSON
+	// (ObjectMeta under "metadata"): its fields print at this level.
+	Splice bool `json:"m,omitempty"`
+	// OmitEmpty: json's omitempty or omitzero (apimachinery types).
+	OmitEmpty bool `json:"o,omitempty"`
 }
 
 // GoField is the Go side of one property of a struct definition.

@@ -219,6 +219,10 @@ func Generate(dir string, minor int) (*datafile.Data, error) {
 		published[name] = true
 	}
 	d.GoFields = goFields(kindTypes, published)
+	d.GoLayouts = goLayouts(kindTypes)
+	if err := checkLayouts(d.GoLayouts); err != nil {
+		return nil, err
+	}
 	sort.Slice(d.Kinds, func(i, j int) bool {
 		a, b := d.Kinds[i], d.Kinds[j]
 		if a.Group != b.Group {
