@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"kdv.dev/builtin/internal/datafile"
+	"kdv.dev/builtin/internal/gates"
 	"kdv.dev/schema"
 )
 
@@ -107,7 +108,7 @@ func BuildLifecycle(sources []LifecycleSource) ([]byte, error) {
 						if err != nil {
 							return nil, fmt.Errorf("%s: %w", src.Module, err)
 						}
-						if k.Removed == "" || releaseLess(gone, k.Removed) {
+						if k.Removed == "" || gates.VersionLess(gone, k.Removed) {
 							k.Removed = gone
 						}
 					}
@@ -572,14 +573,4 @@ func stagingRelease(v string) (string, error) {
 		return "", fmt.Errorf("version %q is not v0.Y.Z", v)
 	}
 	return fmt.Sprintf("1.%d", y), nil
-}
-
-// releaseLess compares "major.minor" releases.
-func releaseLess(a, b string) bool {
-	ra, err1 := parseRelease(a)
-	rb, err2 := parseRelease(b)
-	if err1 != nil || err2 != nil {
-		return a < b
-	}
-	return ra.major < rb.major || ra.major == rb.major && ra.minor < rb.minor
 }

@@ -16,6 +16,39 @@ import (
 // published as one of them are recorded.
 func goFields(kinds []*idl.Type, defs map[string]bool) map[string]map[string]datafile.GoField {
 	out := map[string]map[string]datafile.GoField{}
+	walkStructs(kinds, func(t *idl.Type) bool {
+		def := openapi.DefinitionName(t.Package, t.Name)
+		props := map[string]datafile.GoField{}
+		var fields func(fs []*idl.Field, embedded []string)
+		fields = func(fs []*idl.Field, embedded []string) {
+			for _, f := range fs {
+				if f.Skip {
+					continue
+				}
+				if f.Inline {
+					if n := namedStruct(f.Type); n != nil {
+						fields(n.Fields(), append(embedded[:len(embedded):len(embedded)], f.Name))
+					}
+					continue
+				}
+				props[f.JSONName] = datafile.GoField{Type: typeString(deref(f.Type)), Elem: elemString(f.Type), Embedded: embedded}
+			}
+		}
+		fields(t.Underlying.Fields, nil)
+		if defs[def] && len(props) > 0 {
+			out[def] = props
+		}
+		return true
+	})
+	return out
+}
+
+// walkStructs calls visit once for each struct type reachable from the
+// kinds' Go types through fields (inline ones included), pointers,
+// slices, arrays, map keys and values and named types (aliases resolved);
+// when visit returns false, that struct's fields are not followed. It is
+// the walk both goFields and goLayouts make.
+func walkStructs(kinds []*idl.Type, visit func(t *idl.Type) bool) {
 	seen := map[*idl.Type]bool{}
 	var visitType func(t *idl.Type)
 	var visitRef func(r *idl.TypeRef)
@@ -36,9 +69,7 @@ func goFields(kinds []*idl.Type, defs map[string]bool) map[string]map[string]dat
 		}
 	}
 	visitType = func(t *idl.Type) {
-		for t.Alias && t.Underlying != nil && t.Underlying.Kind == idl.Named {
-			t = t.Underlying.Named
-		}
+		t = unalias(t)
 		if seen[t] || t.Underlying == nil {
 			return
 		}
@@ -47,34 +78,18 @@ func goFields(kinds []*idl.Type, defs map[string]bool) map[string]map[string]dat
 			visitRef(t.Underlying)
 			return
 		}
-		def := openapi.DefinitionName(t.Package, t.Name)
-		props := map[string]datafile.GoField{}
-		var fields func(fs []*idl.Field, embedded []string)
-		fields = func(fs []*idl.Field, embedded []string) {
-			for _, f := range fs {
-				if f.Skip {
-					continue
-				}
-				if f.Inline {
-					if n := namedStruct(f.Type); n != nil {
-						fields(n.Fields(), append(embedded[:len(embedded):len(embedded)], f.Name))
-						visitRef(f.Type)
-					}
-					continue
-				}
-				props[f.JSONName] = datafile.GoField{Type: typeString(deref(f.Type)), Elem: elemString(f.Type), Embedded: embedded}
+		if !visit(t) {
+			return
+		}
+		for _, f := range t.Underlying.Fields {
+			if !f.Skip {
 				visitRef(f.Type)
 			}
-		}
-		fields(t.Underlying.Fields, nil)
-		if defs[def] && len(props) > 0 {
-			out[def] = props
 		}
 	}
 	for _, k := range kinds {
 		visitType(k)
 	}
-	return out
 }
 
 // namedStruct returns the struct type an embedded field's type names

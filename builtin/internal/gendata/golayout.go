@@ -68,37 +68,9 @@ var internalDiffs = map[string]internalDiff{
 // reachable from the kinds' Go types.
 func goLayouts(kinds []*idl.Type) map[string][]datafile.GoSlot {
 	out := map[string][]datafile.GoSlot{}
-	seen := map[*idl.Type]bool{}
-	var visitType func(t *idl.Type)
-	var visitRef func(r *idl.TypeRef)
-	visitRef = func(r *idl.TypeRef) {
-		for r != nil {
-			switch r.Kind {
-			case idl.Named:
-				visitType(r.Named)
-				return
-			case idl.Pointer, idl.Slice, idl.Array:
-				r = r.Elem
-			case idl.Map:
-				visitRef(r.Key)
-				r = r.Elem
-			default:
-				return
-			}
-		}
-	}
-	visitType = func(t *idl.Type) {
-		t = unalias(t)
-		if seen[t] || t.Underlying == nil {
-			return
-		}
-		seen[t] = true
-		if t.Underlying.Kind != idl.Struct {
-			visitRef(t.Underlying)
-			return
-		}
+	walkStructs(kinds, func(t *idl.Type) bool {
 		if _, ok := customJSON[t.Package+"."+t.Name]; ok {
-			return
+			return false
 		}
 		var slots []datafile.GoSlot
 		names := map[string]bool{}
@@ -109,7 +81,6 @@ func goLayouts(kinds []*idl.Type) map[string][]datafile.GoSlot {
 				if f.Skip {
 					continue
 				}
-				visitRef(f.Type)
 				if f.Embedded || f.Inline {
 					if n := namedStruct(f.Type); n != nil {
 						if _, custom := customJSON[n.Package+"."+n.Name]; !custom {
@@ -138,15 +109,13 @@ func goLayouts(kinds []*idl.Type) map[string][]datafile.GoSlot {
 		def := openapi.DefinitionName(t.Package, t.Name)
 		if d, ok := internalDiffs[def]; ok {
 			if d.None {
-				return
+				return true
 			}
 			slots = applyDiff(slots, d)
 		}
 		out[def] = slots
-	}
-	for _, k := range kinds {
-		visitType(k)
-	}
+		return true
+	})
 	return out
 }
 
