@@ -202,6 +202,14 @@ func (c *proveCompiler) expr(e celast.Expr) prover {
 			}
 			return out, true
 		}
+	case celast.MapKind:
+		if e.AsMap().Size() > 0 {
+			return unknown
+		}
+		// the empty map of self.?m.orValue({}): built once, as literal
+		// lists are (the prover's values are never modified)
+		empty := map[string]any{}
+		return func(*proveEnv) (any, bool) { return empty, true }
 	case celast.SelectKind:
 		s := e.AsSelect()
 		name := s.FieldName()
@@ -395,6 +403,22 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				return append(append(out, x...), y...), true
 			}
 			return nil, false
+		}
+	case fn == operators.Subtract && len(args) == 2:
+		// integers only (size(l) - 1): CEL's int subtraction, an error on
+		// overflow
+		return func(env *proveEnv) (any, bool) {
+			a, aok := args[0](env)
+			b, bok := args[1](env)
+			if !aok || !bok {
+				return nil, false
+			}
+			x, xok := a.(int64)
+			y, yok := b.(int64)
+			if !xok || !yok || (y < 0 && x > (1<<63-1)+y) || (y > 0 && x < (-1<<63)+y) {
+				return nil, false
+			}
+			return x - y, true
 		}
 	case fn == operators.In && len(args) == 2:
 		return func(env *proveEnv) (any, bool) {

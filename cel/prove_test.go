@@ -63,7 +63,12 @@ var proveRules = []string{
 	`!self.?s.orValue('').split('/').exists(p, p == '..')`,
 	`size(self.?s.orValue('')) == size(bytes(self.?s.orValue('')))`,
 	`self.?m.orValue({}).all(k, !format.qualifiedName().validate(k.lowerAscii()).hasValue())`,
+	`size(self.?l.orValue([])) - 1 < 3`,
+	`self.?s.orValue('a/b').split('/')[self.?s.orValue('a/b').split('/').size() - 1] != ''`,
+	`self.?m.orValue({}).all(k, !k.startsWith('x') || self.m[k] in ['', 'a'])`,
 	// left to CEL: the prover must say nothing wrong around them
+	`self.?num.orValue(0) - 9223372036854775800 < 0`,
+	`self.?m.orValue({'k': 'v'}).all(k, k != '')`,
 	`self.s != ''`,
 	`self.l[3] != 'x'`,
 	`self.?num.orValue(0) + 9223372036854775800 > 0`,
@@ -298,4 +303,35 @@ func proveWellTyped(obj map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// TestProverDecidesLiterals checks that the empty map literal (the default
+// of self.?m.orValue({}), in most annotation and resource-name rules) and
+// integer subtraction are decided by the prover rather than left to CEL:
+// each used to send its rule to CEL on every object.
+func TestProverDecidesLiterals(t *testing.T) {
+	h := newProveHarness(t)
+	want := map[string]bool{
+		`self.?m.orValue({}).all(k, self.m[k] != '')`:                                           true,
+		`size(self.?l.orValue([])) - 1 < 3`:                                                     true,
+		`self.?s.orValue('a/b').split('/')[self.?s.orValue('a/b').split('/').size() - 1] != ''`: true,
+		`self.?m.orValue({}).all(k, !k.startsWith('x') || self.m[k] in ['', 'a'])`:              true,
+		`self.?num.orValue(0) - 9223372036854775800 < 0`:                                        false, // overflows for -1: left to CEL
+		`self.?m.orValue({'k': 'v'}).all(k, k != '')`:                                           false, // non-empty map literals are not modelled
+	}
+	obj := map[string]any{"s": "x/y", "l": []any{"a"}, "num": int64(-10)}
+	for j, rule := range proveRules {
+		w, ok := want[rule]
+		if !ok {
+			continue
+		}
+		delete(want, rule)
+		got, decided := h.nr.compiled[j].prover(newProveEnv(obj))
+		if decided != w || (decided && got != true) {
+			t.Errorf("%s: prover (%v, %v), want decided %v (true)", rule, got, decided, w)
+		}
+	}
+	for rule := range want {
+		t.Errorf("%s: not in proveRules", rule)
+	}
 }

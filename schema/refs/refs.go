@@ -120,10 +120,9 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 	}
 	r.onPath[name]++
 	defer func() { r.onPath[name]-- }()
-	p, err := deepCopy(d)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
+	// Resolving works in place: a copy leaves the caller's definitions
+	// (shared and cached by package builtin) untouched.
+	p := d.DeepCopy()
 	delete(p.Extra, "x-kubernetes-group-version-kind")
 	if len(p.Extra) == 0 {
 		p.Extra = nil
@@ -283,19 +282,4 @@ func merge(p, over *schema.Props) {
 		merge(&base, &v)
 		p.Properties[k] = base
 	}
-}
-
-// deepCopy copies a definition through JSON, so that resolving in place
-// leaves the caller's definitions (shared and cached by package builtin)
-// untouched.
-func deepCopy(p *schema.Props) (*schema.Props, error) {
-	b, err := p.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	var out schema.Props
-	if err := out.UnmarshalJSON(b); err != nil {
-		return nil, err
-	}
-	return &out, nil
 }
