@@ -208,6 +208,9 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, budgetExhausted)}, -1
 	}
 	var act, optAct interpreter.Activation
+	// the fields the rules' vacuities test, looked up once per object
+	var present uint64
+	presentKnown := false
 	for i := range nr.compiled {
 		compiled := &nr.compiled[i]
 		rule := n.rules[i]
@@ -224,12 +227,24 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			// optionalOldSelf (which needs CRDValidationRatcheting)
 			continue
 		}
-		if e.builtIn && compiled.vacuity.skip(obj, func(empty map[string]any) bool {
-			a, _ := n.activations(empty, nil, e.toVal)
-			v, _, err := compiled.fast.prog.Eval(a)
-			return err == nil && v == types.True
-		}) {
-			continue
+		if e.builtIn && compiled.vacuity != nil {
+			empty := func(empty map[string]any) bool {
+				a, _ := n.activations(empty, nil, e.toVal)
+				v, _, err := compiled.fast.prog.Eval(a)
+				return err == nil && v == types.True
+			}
+			var skip bool
+			if m, isMap := obj.(map[string]any); isMap && nr.vacuities != nil {
+				if !presentKnown {
+					present, presentKnown = nr.vacuities.present(m), true
+				}
+				skip = compiled.vacuity.skipPresent(present, nr.vacuities.masks[i], empty)
+			} else {
+				skip = compiled.vacuity.skip(obj, empty)
+			}
+			if skip {
+				continue
+			}
 		}
 		if e.builtIn && compiled.prover != nil {
 			e.penv.self = obj

@@ -146,8 +146,9 @@ func randomProveObject(r *rand.Rand) map[string]any {
 
 // proveHarness holds the rules of proveRules compiled on proveSchema.
 type proveHarness struct {
-	v  *Validator
-	nr *nodeRules
+	v   *Validator
+	nr  *nodeRules
+	idx *vacuityIndex
 }
 
 func newProveHarness(t testing.TB) *proveHarness {
@@ -168,7 +169,11 @@ func newProveHarness(t testing.TB) *proveHarness {
 			t.Fatalf("%s: %v", proveRules[j], nr.compiled[j].err)
 		}
 	}
-	return &proveHarness{v: v, nr: nr}
+	idx := newVacuityIndex(nr.compiled)
+	if idx == nil {
+		t.Fatal("no vacuity index for the prover's rules")
+	}
+	return &proveHarness{v: v, nr: nr, idx: idx}
 }
 
 // check compares the prover and the vacuity test of every rule with CEL
@@ -188,6 +193,16 @@ func (h *proveHarness) check(t testing.TB, obj any) (proven, passing int) {
 			return err == nil && r == types.True
 		}) && (err != nil || want != types.True) {
 			t.Errorf("%s on %v: skipped as vacuous, CEL %v %v", proveRules[j], obj, want, err)
+		}
+		if m, isMap := obj.(map[string]any); isMap && h.idx != nil && c.vacuity != nil {
+			empty := func(empty map[string]any) bool {
+				a, _ := h.v.root.activations(empty, nil, values.ToVal)
+				r, _, err := c.program.Eval(a)
+				return err == nil && r == types.True
+			}
+			if c.vacuity.skipPresent(h.idx.present(m), h.idx.masks[j], empty) != c.vacuity.skip(obj, empty) {
+				t.Errorf("%s on %v: the node's vacuity index and the rule's own test disagree", proveRules[j], obj)
+			}
 		}
 		env := newProveEnv(obj)
 		got, ok := c.prover(env)

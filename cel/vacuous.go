@@ -147,3 +147,85 @@ func (v *vacuity) skip(obj any, eval func(empty map[string]any) bool) bool {
 	v.once.Do(func() { v.trueWhenUnset = eval(map[string]any{}) })
 	return v.trueWhenUnset
 }
+
+// vacuityIndex lets the rules of one schema node share the presence tests
+// of their fields: a PodSpec has about a hundred rules, which would
+// otherwise look up their guards and fields in the object one rule at a
+// time (several map lookups each, on every object). names are the fields
+// any rule's vacuity names (at most 64); masks[i] gives rule i's guards
+// and fields as bits of names (zero for rules without a vacuity).
+type vacuityIndex struct {
+	names []string
+	masks []vacuityMask
+}
+
+// vacuityMask is one rule's vacuity as bits of vacuityIndex.names.
+type vacuityMask struct {
+	guards, fields uint64
+}
+
+// newVacuityIndex indexes the vacuities of a node's compiled rules; nil
+// when none has one or they name more than 64 fields (each rule then
+// tests its own, as vacuity.skip does).
+func newVacuityIndex(compiled []compilationResult) *vacuityIndex {
+	idx := &vacuityIndex{masks: make([]vacuityMask, len(compiled))}
+	bit := map[string]uint64{}
+	mask := func(fields []string) (uint64, bool) {
+		var m uint64
+		for _, f := range fields {
+			b, ok := bit[f]
+			if !ok {
+				if len(idx.names) == 64 {
+					return 0, false
+				}
+				b = 1 << len(idx.names)
+				bit[f] = b
+				idx.names = append(idx.names, f)
+			}
+			m |= b
+		}
+		return m, true
+	}
+	found := false
+	for i := range compiled {
+		v := compiled[i].vacuity
+		if v == nil {
+			continue
+		}
+		found = true
+		g, ok1 := mask(v.guards)
+		f, ok2 := mask(v.fields)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		idx.masks[i] = vacuityMask{guards: g, fields: f}
+	}
+	if !found {
+		return nil
+	}
+	return idx
+}
+
+// present returns the bits of the index's fields set in m.
+func (idx *vacuityIndex) present(m map[string]any) uint64 {
+	var p uint64
+	for i, f := range idx.names {
+		if _, set := m[f]; set {
+			p |= 1 << i
+		}
+	}
+	return p
+}
+
+// skipPresent is skip on an object whose set fields among the node's
+// index are present (mask: this rule's bits).
+func (v *vacuity) skipPresent(present uint64, mask vacuityMask, empty func(map[string]any) bool) bool {
+	if present&mask.guards != mask.guards {
+		return true // a guard field is unset
+	}
+	if v.fields == nil || present&mask.fields != 0 {
+		return false
+	}
+	v.once.Do(func() { v.trueWhenUnset = empty(map[string]any{}) })
+	return v.trueWhenUnset
+}

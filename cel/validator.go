@@ -89,6 +89,9 @@ type nodeRules struct {
 	err error
 	// usesOldSelf: some rule references oldSelf.
 	usesOldSelf bool
+	// vacuities indexes the fields the unmetered rules' vacuities test
+	// (nil when none or too many; see vacuityIndex).
+	vacuities *vacuityIndex
 }
 
 // noRules is the state of nodes without rules of their own.
@@ -120,6 +123,9 @@ func (n *node) compile() *nodeRules {
 			planLazyPrograms(compiled)
 		}
 		r := &nodeRules{compiled: compiled, err: err}
+		if b.unmetered {
+			r.vacuities = newVacuityIndex(compiled)
+		}
 		for _, c := range compiled {
 			if c.usesOldSelf {
 				r.usesOldSelf = true
