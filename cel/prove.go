@@ -134,26 +134,41 @@ func (c *proveCompiler) typed(id int64, p prover) prover {
 			return nil, false
 		}
 	}
-	var want func(any) bool
+	// a value of another type than the schema's makes CEL report an
+	// error; one closure per type, as this wraps every field read
 	switch t.Kind() {
 	case types.BoolKind:
-		want = func(v any) bool { _, ok := v.(bool); return ok }
+		return func(env *proveEnv) (any, bool) {
+			v, ok := p(env)
+			_, typed := v.(bool)
+			return v, ok && typed
+		}
 	case types.IntKind:
-		want = func(v any) bool { _, ok := v.(int64); return ok }
+		return func(env *proveEnv) (any, bool) {
+			v, ok := p(env)
+			_, typed := v.(int64)
+			return v, ok && typed
+		}
 	case types.StringKind:
-		want = func(v any) bool { _, ok := v.(string); return ok }
+		return func(env *proveEnv) (any, bool) {
+			v, ok := p(env)
+			_, typed := v.(string)
+			return v, ok && typed
+		}
 	case types.ListKind:
-		want = func(v any) bool { _, ok := v.([]any); return ok }
+		return func(env *proveEnv) (any, bool) {
+			v, ok := p(env)
+			_, typed := v.([]any)
+			return v, ok && typed
+		}
 	case types.MapKind, types.StructKind:
-		want = func(v any) bool { _, ok := v.(map[string]any); return ok }
-	default:
-		return p
+		return func(env *proveEnv) (any, bool) {
+			v, ok := p(env)
+			_, typed := v.(map[string]any)
+			return v, ok && typed
+		}
 	}
-	// a value of another type than the schema's makes CEL report an error
-	return func(env *proveEnv) (any, bool) {
-		v, ok := p(env)
-		return v, ok && want(v)
-	}
+	return p
 }
 
 func (c *proveCompiler) expr(e celast.Expr) prover {
