@@ -113,8 +113,11 @@ var envVersions sync.Map // *environment.EnvSet → string
 // astStore is the cache file of one node being compiled: the entries read
 // from it and those compiled since.
 type astStore struct {
-	path    string
-	key     []byte            // the file's full key, written at its start and checked on reading
+	path string
+	key  []byte // the file's full key, written at its start and checked on reading
+	// mu guards entries and dirty: a node's rules may be compiled on
+	// several goroutines (compileRules).
+	mu      sync.Mutex
 	entries map[string][]byte // entry key → marshalled CheckedExpr
 	dirty   bool
 }
@@ -162,22 +165,29 @@ func entryKey(role string, optionalOldSelf bool, expr string) string {
 // compiles without issues).
 func (st *astStore) compile(env *celgo.Env, key, expr string) (*celgo.Ast, *celgo.Issues) {
 	if st != nil {
-		if b, ok := st.entries[key]; ok {
+		st.mu.Lock()
+		b, ok := st.entries[key]
+		st.mu.Unlock()
+		if ok {
 			var pb exprpb.CheckedExpr
 			if proto.Unmarshal(b, &pb) == nil {
 				if ast, err := celgo.CheckedExprToAstWithSource(&pb, common.NewTextSource(expr)); err == nil {
 					return ast, nil
 				}
 			}
+			st.mu.Lock()
 			delete(st.entries, key)
+			st.mu.Unlock()
 		}
 	}
 	ast, issues := env.Compile(expr)
 	if st != nil && issues.Err() == nil {
 		if pb, err := celgo.AstToCheckedExpr(ast); err == nil {
 			if b, err := proto.Marshal(pb); err == nil {
+				st.mu.Lock()
 				st.entries[key] = b
 				st.dirty = true
+				st.mu.Unlock()
 			}
 		}
 	}

@@ -2,7 +2,13 @@ package cel
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // FuzzDecodeStore: a cache file is a side input anyone with write access to
@@ -48,6 +54,44 @@ func TestDecodeStoreRejects(t *testing.T) {
 	} {
 		if m, err := decodeStore(data, key); err == nil {
 			t.Errorf("%s: decoded %v", name, m)
+		}
+	}
+}
+
+// TestParallelCompile: a built-in node with many rules is compiled on
+// several goroutines (compileRules); the errors are those of compiling
+// one rule at a time, with the compile cache cold, warm and off.
+func TestParallelCompile(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("type: object\nproperties:\n  num: {type: integer}\n  str: {type: string}\nx-kubernetes-validations:\n")
+	for i := range 40 {
+		fmt.Fprintf(&src, "- {rule: \"self.?num.orValue(0) != %d && !self.?str.orValue('').startsWith('%d')\", message: \"rule %d\", reason: FieldValueInvalid, fieldPath: .num}\n", i, i, i)
+	}
+	obj := map[string]any{"num": int64(7), "str": "12"}
+	run := func() string {
+		v, errs := NewValidator(yamlSchema(t, src.String()), false, Options{BuiltIn: true, SkipCheck: true})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), obj, nil, RuntimeCELCostBudget)
+		return fmt.Sprint(got)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	want := run() // one goroutine, no cache
+	if !strings.Contains(want, "rule 7") || !strings.Contains(want, "rule 1") || strings.Contains(want, "rule 3") {
+		t.Fatalf("sequential compile: %s", want)
+	}
+	runtime.GOMAXPROCS(4)
+	if got := run(); got != want {
+		t.Errorf("parallel, no cache: %s\nwant %s", got, want)
+	}
+	if err := SetCompileCacheDir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	defer SetCompileCacheDir("")
+	for _, state := range []string{"cold", "warm"} {
+		if got := run(); got != want {
+			t.Errorf("parallel, %s cache: %s\nwant %s", state, got, want)
 		}
 	}
 }

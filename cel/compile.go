@@ -2,8 +2,10 @@ package cel
 
 import (
 	"crypto/sha256"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -95,17 +97,53 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	store := openStore(base, kind, s, declType, fp)
 	defer store.save()
-	results := make([]compilationResult, len(s.XValidations))
-	for i, rule := range s.XValidations {
-		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-		env, err := envs.get(optional)
+	rules := s.XValidations
+	ruleEnv := make([]*celgo.Env, len(rules))
+	for i, rule := range rules {
+		env, err := envs.get(rule.OptionalOldSelf != nil && *rule.OptionalOldSelf)
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, env, estimator, declType, maxCard, perCallLimit, unmetered, store)
+		ruleEnv[i] = env
 	}
+	results := make([]compilationResult, len(rules))
+	compile := func(i int) {
+		results[i] = compileRule(s, rules[i], ruleEnv[i], estimator, declType, maxCard, perCallLimit, unmetered, store)
+	}
+	workers := min(runtime.GOMAXPROCS(0), maxCompileWorkers, len(rules)/minRulesPerCompileWorker)
+	if !unmetered || workers < 2 {
+		for i := range rules {
+			compile(i)
+		}
+		return results, nil
+	}
+	// A built-in node with many rules (a PodSpec has over a hundred) is
+	// compiled on several goroutines: reading a rule's checked AST from
+	// the compile cache is most of the start-up of validating one object,
+	// and the other workers of kdv validate are often waiting for this
+	// very node. Unmetered rules share nothing mutable but the store
+	// (locked) and the environments (extended above, safe for concurrent
+	// use); CRD rules also estimate their cost, compiled one by one.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(rules); i = int(next.Add(1)) - 1 {
+				compile(i)
+			}
+		})
+	}
+	wg.Wait()
 	return results, nil
 }
+
+// maxCompileWorkers and minRulesPerCompileWorker bound the goroutines that
+// compile one node's built-in rules: a few, each with enough rules to
+// outweigh starting it.
+const (
+	maxCompileWorkers        = 4
+	minRulesPerCompileWorker = 8
+)
 
 type compileError string
 
