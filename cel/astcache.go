@@ -194,6 +194,31 @@ func (st *astStore) compile(env *celgo.Env, key, expr string) (*celgo.Ast, *celg
 	return ast, issues
 }
 
+// get returns the stored entry key.
+func (st *astStore) get(key string) ([]byte, bool) {
+	if st == nil {
+		return nil, false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	b, ok := st.entries[key]
+	return b, ok
+}
+
+// put adds an entry (a no-op when it is there already or the cache is off).
+func (st *astStore) put(key string, b []byte) {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if old, ok := st.entries[key]; ok && bytes.Equal(old, b) {
+		return
+	}
+	st.entries[key] = b
+	st.dirty = true
+}
+
 // save writes the store back when it gained entries: to a temporary file
 // renamed over the old one, so concurrent processes never read a partial
 // file. Errors are ignored: the cache is an optimisation.

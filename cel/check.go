@@ -286,7 +286,7 @@ func (c *crdChecker) compileNode(s *schema.Structural, fldPath *field.Path, ctx 
 	} else if info == nil {
 		return field.ErrorList{field.InternalError(vpath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
 	}
-	results, err := compileRules(info.schema, info.declType, c.perCallLimit, c.env, newExpressions, false, nil)
+	results, err := compileRules(info.schema, info.declType, c.perCallLimit, c.env, newExpressions, false, false, nil)
 	if err != nil {
 		return field.ErrorList{field.InternalError(vpath, err)}
 	}

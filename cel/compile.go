@@ -63,6 +63,11 @@ type compilationResult struct {
 	// fast plans the untracked program of the rule and its
 	// messageExpression on first use (see fast.go); nil when program is nil.
 	fast *fastPlan
+
+	// deferred, for a built-in rule read from the compile cache, compiles
+	// the rule on its first evaluation that vacuity does not skip (see
+	// deferred.go); only usesOldSelf and vacuity are set beside it.
+	deferred *deferredRule
 }
 
 // envKind selects the apiserver's NewExpressions environment (CRD
@@ -81,7 +86,7 @@ const selfTypeName = "selfType0"
 // compileRules compiles s.XValidations against declType, mirroring the
 // apiserver's cel.Compile. perCallLimit is the runtime per-call cost limit.
 // fp is s's fingerprint (share.go) when the caller has it, else nil.
-func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind, unmetered bool, fp *[sha256.Size]byte) ([]compilationResult, error) {
+func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCallLimit uint64, base *environment.EnvSet, kind envKind, unmetered, deferCached bool, fp *[sha256.Size]byte) ([]compilationResult, error) {
 	if len(s.XValidations) == 0 {
 		return nil, nil
 	}
@@ -108,6 +113,12 @@ func compileRules(s *schema.Structural, declType *apiservercel.DeclType, perCall
 	}
 	results := make([]compilationResult, len(rules))
 	compile := func(i int) {
+		if deferCached && unmetered {
+			if d, ok := deferRule(s, rules[i], ruleEnv[i], declType, store); ok {
+				results[i] = d
+				return
+			}
+		}
 		results[i] = compileRule(s, rules[i], ruleEnv[i], estimator, declType, maxCard, perCallLimit, unmetered, store)
 	}
 	workers := min(runtime.GOMAXPROCS(0), maxCompileWorkers, len(rules)/minRulesPerCompileWorker)
@@ -267,6 +278,7 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 		res.fast = &fastPlan{unmetered: true, ok: true, prog: prog}
 		res.vacuity = newVacuity(ast)
 		res.prover = newProver(ast)
+		store.put(entryKey(metaRole, optional, rule.Rule), encodeRuleMeta(res.usesOldSelf, res.vacuity))
 		if rule.MessageExpression != "" {
 			ast, issues := store.compile(env, entryKey("message", optional, rule.MessageExpression), rule.MessageExpression)
 			if issues != nil || ast.OutputType() != celgo.StringType {

@@ -91,7 +91,7 @@ func TestCelCostStability(t *testing.T) {
 		for rule, want := range c.estimated {
 			t.Run(c.name+"/estimated/"+rule, func(t *testing.T) {
 				s := withRule(base, rule)
-				res, err := compileRules(s, model.SchemaDeclType(s, false), PerCallLimit, baseEnvSet(Options{}.compatibilityVersion()), newExpressions, false, nil)
+				res, err := compileRules(s, model.SchemaDeclType(s, false), PerCallLimit, baseEnvSet(Options{}.compatibilityVersion()), newExpressions, false, false, nil)
 				if err != nil || len(res) != 1 || res[0].err != nil {
 					t.Fatalf("%v %v", err, res)
 				}

@@ -218,7 +218,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compile error: %v", compiled.err)))
 			continue
 		}
-		if compiled.program == nil {
+		if compiled.program == nil && compiled.deferred == nil {
 			continue // empty rule
 		}
 		optionalOldSelf := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
@@ -230,7 +230,11 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		if e.builtIn && compiled.vacuity != nil {
 			empty := func(empty map[string]any) bool {
 				a, _ := n.activations(empty, nil, e.toVal)
-				v, _, err := compiled.fast.prog.Eval(a)
+				c := compiled.resolved()
+				if c.fast == nil {
+					return false
+				}
+				v, _, err := c.fast.prog.Eval(a)
 				return err == nil && v == types.True
 			}
 			var skip bool
@@ -243,6 +247,17 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 				skip = compiled.vacuity.skip(obj, empty)
 			}
 			if skip {
+				continue
+			}
+		}
+		if compiled.deferred != nil {
+			// a rule from the compile cache, compiled on first need
+			compiled = compiled.deferred.get()
+			if compiled.err != nil {
+				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compile error: %v", compiled.err)))
+				continue
+			}
+			if compiled.program == nil {
 				continue
 			}
 		}

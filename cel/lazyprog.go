@@ -64,7 +64,7 @@ func (p *lazyProgram) ContextEval(ctx context.Context, vars any) (ref.Val, *celg
 // would report it.
 func planLazyPrograms(compiled []compilationResult) {
 	for i := range compiled {
-		c := &compiled[i]
+		c := compiled[i].resolved()
 		if lp, ok := c.program.(*lazyProgram); ok {
 			if _, err := lp.get(); err != nil {
 				c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
@@ -102,7 +102,7 @@ func (v *Validator) CompileErrors() field.ErrorList {
 		}
 		planLazyPrograms(nr.compiled)
 		for i := range nr.compiled {
-			c := &nr.compiled[i]
+			c := nr.compiled[i].resolved()
 			if c.err != nil {
 				errs = append(errs, field.Invalid(p, n.rules[i].Rule, fmt.Sprintf("rule compile error: %v", c.err)))
 			}

@@ -116,7 +116,7 @@ func (n *node) compile() *nodeRules {
 	b := n.builder
 	compile := func(fp *[sha256.Size]byte) *nodeRules {
 		b.compiles.Add(1)
-		compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered, fp)
+		compiled, err := compileRules(n.compileSchema, n.declType, b.perCallLimit, b.env, storedExpressions, b.unmetered, b.unmetered && b.lazy, fp)
 		if !b.lazy {
 			// validators that compile everything up front (schema checks,
 			// tests) plan every program now, so planning errors show
