@@ -25,6 +25,9 @@ import (
 // children: a defaulted object is then walked and its own missing
 // properties defaulted. A default of null (JSON null) is never applied.
 // Values at the top of x itself are not defaulted (there is no parent).
+// kdv's extensions of built-in schemas apply after the constant defaults
+// of an object: x-kubernetes-default-from (DefaultFromKey), then
+// x-kubernetes-default-expression (DefaultExpressionKey).
 //
 // It mirrors defaulting.Default of k8s.io/apiextensions-apiserver
 // (pkg/apiserver/schema/defaulting/algorithm.go).
@@ -48,6 +51,9 @@ func Default(x any, s *schema.Structural) {
 			if from, _ := p.XOther[DefaultFromKey].(string); from != "" {
 				defaultFrom(x, k, from)
 			}
+		}
+		if exprs := expressionsOf(s); exprs != nil {
+			defaultExpressions(x, exprs)
 		}
 		// One schema copy per frame: a fresh one per field would be
 		// moved to the heap.

@@ -93,6 +93,26 @@ properties:
   other: {type: object, properties: {a: {type: string, x-kubernetes-default-from: b}, b: {type: string}}}`,
 			`{"ports":[{"port":80},{"port":81,"targetPort":0},{"port":82,"targetPort":""},{"port":83,"targetPort":null},{"port":84,"targetPort":"http"},{"port":85,"targetPort":8080},{}],"other":{}}`,
 			`{"ports":[{"port":80,"targetPort":80},{"port":81,"targetPort":81},{"port":82,"targetPort":82},{"port":83,"targetPort":83},{"port":84,"targetPort":"http"},{"port":85,"targetPort":8080},{"port":0,"targetPort":0}],"other":{}}`},
+		// x-kubernetes-default-expression, as SetDefaults_Container
+		// computes imagePullPolicy from the image's tag: only where the
+		// policy is missing, "" (stripped zero) or null; an image of
+		// another type computes nothing; after the constant defaults of
+		// the same object, which the expression sees.
+		{"default from an expression", `
+type: object
+properties:
+  containers:
+    type: array
+    items:
+      type: object
+      properties:
+        image: {type: string}
+        imagePullPolicy: {type: string, x-kubernetes-strip-zero: true, x-kubernetes-default-expression: "imageTag(self.?image.orValue('')) == 'latest' ? 'Always' : 'IfNotPresent'"}
+        seen: {type: string, x-kubernetes-default-expression: "self.?mode.orValue('none')"}
+        mode: {type: string, default: m}
+        length: {type: integer, x-kubernetes-default-expression: "size(self.?image.orValue(''))"}`,
+			`{"containers":[{"image":"nginx"},{"image":"nginx:1.2"},{"image":"nginx:latest","imagePullPolicy":""},{"image":"nginx","imagePullPolicy":null},{"image":"nginx","imagePullPolicy":"Never"},{},{"image":7,"length":3}]}`,
+			`{"containers":[{"image":"nginx","imagePullPolicy":"Always","mode":"m","seen":"m","length":5},{"image":"nginx:1.2","imagePullPolicy":"IfNotPresent","mode":"m","seen":"m","length":9},{"image":"nginx:latest","imagePullPolicy":"Always","mode":"m","seen":"m","length":12},{"image":"nginx","imagePullPolicy":"Always","mode":"m","seen":"m","length":5},{"image":"nginx","imagePullPolicy":"Never","mode":"m","seen":"m","length":5},{"imagePullPolicy":"IfNotPresent","mode":"m","seen":"m","length":0},{"image":7,"mode":"m","seen":"m","length":3}]}`},
 		{"scalar where object expected is left alone", `{properties: {a: {properties: {b: {default: 1}}}}}`,
 			`{"a":"str"}`, `{"a":"str"}`},
 	}
