@@ -22,7 +22,7 @@ type dnode struct {
 	// applied after defaults.
 	from []propFrom
 	// exprs are the properties defaulted by an expression over the
-	// object (DefaultExpressionKey), applied after from.
+	// object (DefaultExpressionKey), evaluated before defaults.
 	exprs []propExpression
 	// props are the compiled properties; a key whose subtree has no
 	// defaults maps to nil, so that it does not fall through to
@@ -125,6 +125,10 @@ func (n *dnode) apply(x any) {
 				delete(x, sz.key)
 			}
 		}
+		var cs []computed
+		if n.exprs != nil {
+			cs = computeExpressions(x, n.exprs)
+		}
 		for _, pd := range n.defaults {
 			if v, found := x[pd.key]; !found || v == nil && !pd.nullable {
 				x[pd.key] = deepCopyJSON(pd.def)
@@ -133,7 +137,7 @@ func (n *dnode) apply(x any) {
 		for _, pf := range n.from {
 			defaultFrom(x, pf.key, pf.from)
 		}
-		defaultExpressions(x, n.exprs)
+		setComputed(x, cs)
 		if n.props == nil && !n.hasAdditional {
 			return
 		}

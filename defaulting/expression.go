@@ -22,13 +22,15 @@ import (
 //
 // is a CEL expression whose self is the parent object (the Container, as
 // unstructured JSON: a dyn map), evaluated when the property is missing
-// (or null while not nullable), after the constant defaults and the
-// x-kubernetes-default-from copies of that object and before its
-// properties are defaulted in turn. Its result (a string, integer,
-// number or boolean) becomes the property's value; an evaluation error
-// (a field of an unexpected type, an exceeded cost limit), an empty
-// optional or a result of another type leaves the property missing, as
-// a Go defaulter cannot set what its input does not let it compute.
+// (or null while not nullable) on the object as decoded: before the
+// constant defaults and x-kubernetes-default-from copies of that object
+// (which the results do not override: a property with a constant default
+// is never missing) and before its properties are defaulted in turn.
+// Its result (a string, integer, number or boolean, or an optional of
+// one) becomes the property's value; an evaluation error (a field of an
+// unexpected type, an exceeded cost limit), an empty optional or a
+// result of another type leaves the property missing, as a Go defaulter
+// cannot set what its input does not let it compute.
 //
 // It declares the Go defaulters that compute a value from other fields
 // (SetDefaults_Container: imagePullPolicy is Always when the image's tag
@@ -107,11 +109,15 @@ func compileExpression(expr string) (*Expression, error) {
 	if iss.Err() != nil {
 		return nil, fmt.Errorf("default expression %q: %w", expr, iss.Err())
 	}
-	switch t := ast.OutputType(); {
+	t := ast.OutputType()
+	if t.Kind() == types.OpaqueKind && t.TypeName() == "optional_type" && len(t.Parameters()) == 1 {
+		t = t.Parameters()[0]
+	}
+	switch {
 	case t.IsExactType(cel.StringType), t.IsExactType(cel.IntType), t.IsExactType(cel.DoubleType),
 		t.IsExactType(cel.BoolType), t.IsExactType(cel.DynType):
 	default:
-		return nil, fmt.Errorf("default expression %q: type %s, want string, int, double, bool or dyn", expr, t)
+		return nil, fmt.Errorf("default expression %q: type %s, want string, int, double, bool, dyn or an optional of one", expr, ast.OutputType())
 	}
 	prg, err := env.Program(ast, cel.EvalOptions(cel.OptTrackCost), cel.CostLimit(expressionCostLimit))
 	if err != nil {
@@ -134,8 +140,15 @@ func (e *Expression) Eval(parent map[string]any) (any, bool) {
 	return jsonScalar(out)
 }
 
-// jsonScalar converts a CEL result to the JSON value of a default.
+// jsonScalar converts a CEL result to the JSON value of a default; an
+// optional gives its value, none when empty.
 func jsonScalar(v ref.Val) (any, bool) {
+	if o, ok := v.(*types.Optional); ok {
+		if !o.HasValue() {
+			return nil, false
+		}
+		v = o.GetValue()
+	}
 	switch v := v.(type) {
 	case types.String:
 		return string(v), true
@@ -171,20 +184,42 @@ func expressionsOf(s *schema.Structural) []propExpression {
 			out = append(out, propExpression{k, e, p.Nullable})
 		}
 	}
-	// in key order: an expression may read a property another sets
+	// in key order, so that evaluation is deterministic
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out
 }
 
-// defaultExpressions sets every missing property of x that has a default
-// expression (null counts as missing unless nullable).
-func defaultExpressions(x map[string]any, exprs []propExpression) {
+// computeExpressions evaluates the expressions of the missing properties
+// of x (null counts as missing unless nullable) on x as it is, before
+// the object's other defaults; setComputed then sets their results. A Go
+// defaulter computes from the decoded fields (SetDefaults_Job's
+// completions is 1 when completions and parallelism are both unset,
+// before parallelism's own default of 1), and every expression of an
+// object sees the same input whatever the order of its properties.
+func computeExpressions(x map[string]any, exprs []propExpression) []computed {
+	var out []computed
 	for _, pe := range exprs {
 		if v, found := x[pe.key]; found && (v != nil || pe.nullable) {
 			continue
 		}
 		if d, ok := pe.expr.Eval(x); ok {
-			x[pe.key] = d
+			out = append(out, computed{pe.key, d})
+		}
+	}
+	return out
+}
+
+// computed is a default computed by an expression.
+type computed struct {
+	key   string
+	value any
+}
+
+// setComputed sets the computed defaults whose property is still missing.
+func setComputed(x map[string]any, cs []computed) {
+	for _, c := range cs {
+		if v, found := x[c.key]; !found || v == nil {
+			x[c.key] = c.value
 		}
 	}
 }

@@ -9,12 +9,12 @@ import (
 // each source once.
 func TestCompileDefaultExpression(t *testing.T) {
 	for _, bad := range []string{
-		"self.",                 // syntax
-		"unknownFn(self)",       // undeclared function
-		"[1, 2]",                // a list is no scalar default
-		"{'a': 1}",              // nor a map
-		"imageTag(1)",           // no such overload
-		"optional.of('Always')", // an optional is not a value
+		"self.",            // syntax
+		"unknownFn(self)",  // undeclared function
+		"[1, 2]",           // a list is no scalar default
+		"{'a': 1}",         // nor a map
+		"imageTag(1)",      // no such overload
+		"optional.of([1])", // nor an optional list
 	} {
 		if _, err := CompileDefaultExpression(bad); err == nil {
 			t.Errorf("%q compiled, want an error", bad)
@@ -78,6 +78,16 @@ func TestExpressionEvalOddInput(t *testing.T) {
 	}
 	if got, ok := loop.Eval(map[string]any{"items": items[:3]}); !ok || got != int64(3) {
 		t.Errorf("small loop: got %v (%v), want 3", got, ok)
+	}
+	opt, err := CompileDefaultExpression("has(self.parallelism) ? optional.none() : optional.of(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := opt.Eval(map[string]any{}); !ok || got != int64(1) {
+		t.Errorf("optional.of(1): got %v (%v), want 1", got, ok)
+	}
+	if got, ok := opt.Eval(map[string]any{"parallelism": int64(2)}); ok {
+		t.Errorf("optional.none(): got %v, want no default", got)
 	}
 	var nilExpr *Expression
 	if _, ok := nilExpr.Eval(map[string]any{}); ok {
