@@ -461,7 +461,9 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.Reason = reasonName(v)
 		}
 		if v, ok := t.Arg("fieldPath"); ok {
-			if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
+			// "-" and "- as .x" (kdv.dev/cel, built-in rules): the
+			// error carries no value; kept as written
+			if v != "-" && !strings.HasPrefix(v, "- as .") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
 				v = "." + v
 			}
 			r.FieldPath = v
