@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"strings"
 	"testing"
 
+	"kdv.dev/defaulting"
 	"kdv.dev/schema"
 )
 
@@ -59,3 +61,71 @@ func TestOverlayExtensions(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The computed defaults (+defaultExpression, x-kubernetes-default-
+// expression) reach every release's schemas and compile, and defaulting
+// a Pod and a Job computes what the Go defaulters do: imagePullPolicy
+// from the image's tag (SetDefaults_Container, for init and ephemeral
+// containers too), a Job's completions and backoffLimit
+// (SetDefaults_Job).
+func TestOverlayDefaultExpressions(t *testing.T) {
+	for _, minor := range Versions() {
+		pod, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := pod.Properties["spec"]
+		for _, list := range []string{"containers", "initContainers", "ephemeralContainers"} {
+			p := spec.Properties[list].Items.Properties["imagePullPolicy"]
+			src := defaulting.DefaultExpression(&p)
+			if src == "" {
+				t.Errorf("1.%d Pod spec.%s[*].imagePullPolicy: no %s", minor, list, schema.XDefaultExpression)
+				continue
+			}
+			if _, err := defaulting.CompileDefaultExpression(src); err != nil {
+				t.Errorf("1.%d Pod spec.%s[*].imagePullPolicy: %v", minor, list, err)
+			}
+		}
+		obj := map[string]any{"spec": map[string]any{
+			"containers":          []any{map[string]any{"name": "a", "image": "nginx"}, map[string]any{"name": "b", "image": "nginx:1.25"}},
+			"initContainers":      []any{map[string]any{"name": "i", "image": "busybox:latest"}},
+			"ephemeralContainers": []any{map[string]any{"name": "e", "image": "busybox@sha256:" + strings.Repeat("a", 64)}},
+		}}
+		defaulting.NewDefaulter(pod).Default(obj)
+		s := obj["spec"].(map[string]any)
+		for _, c := range []struct {
+			list string
+			i    int
+			want string
+		}{{"containers", 0, "Always"}, {"containers", 1, "IfNotPresent"}, {"initContainers", 0, "Always"}, {"ephemeralContainers", 0, "IfNotPresent"}} {
+			if got := s[c.list].([]any)[c.i].(map[string]any)["imagePullPolicy"]; got != c.want {
+				t.Errorf("1.%d Pod spec.%s[%d].imagePullPolicy = %v, want %s", minor, c.list, c.i, got, c.want)
+			}
+		}
+		job, err := Lookup(minor, schema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			spec                            map[string]any
+			completions, parallelism, limit any
+		}{
+			{map[string]any{}, int64(1), int64(1), int64(6)},
+			{map[string]any{"parallelism": int64(3)}, nil, int64(3), int64(6)},
+			{map[string]any{"completions": int64(5), "backoffLimitPerIndex": int64(1)}, int64(5), int64(1), int64(2147483647)},
+			{map[string]any{"backoffLimit": int64(2)}, int64(1), int64(1), int64(2)},
+		} {
+			obj := map[string]any{"spec": c.spec}
+			defaulting.NewDefaulter(job).Default(obj)
+			if got := c.spec["completions"]; got != c.completions {
+				t.Errorf("1.%d Job %v: completions %v, want %v", minor, c.spec, got, c.completions)
+			}
+			if got := c.spec["parallelism"]; got != c.parallelism {
+				t.Errorf("1.%d Job %v: parallelism %v, want %v", minor, c.spec, got, c.parallelism)
+			}
+			if got := c.spec["backoffLimit"]; got != c.limit {
+				t.Errorf("1.%d Job %v: backoffLimit %v, want %v", minor, c.spec, got, c.limit)
+			}
+		}
+	}
+}

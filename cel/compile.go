@@ -46,6 +46,9 @@ type compilationResult struct {
 	// absent is the value the hand-written code sees at fieldPath when the
 	// field is missing (see absentValue); nil when it prints null.
 	absent any
+	// omitValue is a built-in rule whose fieldPath's value path is "-":
+	// its error carries no value (field.OmitValueType{}).
+	omitValue bool
 	// target is the schema node at fieldPath (the rule's own node without
 	// one): a hand-written error prints a struct value there in its
 	// internal Go form (schema.GoValue).
@@ -347,6 +350,10 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 	return
 }
 
+// omittedValuePath is the value path of a built-in rule's fieldPath that
+// reports no value ("-", "- as .x").
+const omittedValuePath = "-"
+
 // setFieldPath records the rule's fieldPath, normalised, and its steps.
 func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
 	fp, report := rule.FieldPath, ""
@@ -356,6 +363,17 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 		if v, r, ok := cutReportedPath(fp); ok {
 			fp, report = v, r
 		}
+	}
+	if builtIn && (fp == omittedValuePath || report != "" && fp == omittedValuePath) {
+		// "-" and "- as .x": the error carries no value, as the
+		// hand-written field.Invalid(fldPath, field.OmitValueType{}, ...)
+		// (a check of a whole struct that does not print it), at self or
+		// at .x
+		res.omitValue, res.target = true, s
+		if report != "" {
+			res.normalizedFieldPath = report
+		}
+		return
 	}
 	if report != "" && fp == "." {
 		// ". as .x": the value is self, reported at .x (a check of a

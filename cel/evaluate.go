@@ -395,9 +395,12 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					continue
 				}
 			}
-			value := valueAt(obj, compiled.fieldPathSteps)
-			if value == nil {
-				value = compiled.absent
+			var value any = field.OmitValueType{}
+			if !compiled.omitValue {
+				value = valueAt(obj, compiled.fieldPathSteps)
+				if value == nil {
+					value = compiled.absent
+				}
 			}
 			addErr(handwrittenError(curPath, value, detail, rule.Reason, compiled.target))
 			continue

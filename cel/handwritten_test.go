@@ -96,3 +96,43 @@ func TestHandwrittenAbsentValue(t *testing.T) {
 		})
 	}
 }
+
+// TestHandwrittenOmittedValue: a built-in rule whose fieldPath's value
+// path is "-" reports no value, as the hand-written field.Invalid(path,
+// field.OmitValueType{}, ...) does (batch validatePodFailurePolicyRule:
+// `spec.podFailurePolicy.rules[1]: Invalid value: specifying one of
+// OnExitCodes and OnPodConditions is required`), at self ("-") or at the
+// reported path ("- as .x"); other reasons print as they do with a value.
+func TestHandwrittenOmittedValue(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  action: {type: string}
+		  conditions: {type: array, items: {type: string}}
+	`)
+	invalid, required := "FieldValueInvalid", "FieldValueRequired"
+	s.XValidations = []schema.ValidationRule{
+		{Rule: "false", Message: "specifying one is required", Reason: &invalid, FieldPath: "-"},
+		{Rule: "false", Message: "cannot set both", Reason: &invalid, FieldPath: "- as .conditions"},
+		{Rule: "false", Message: "Required value", Reason: &required, FieldPath: "- as .action"},
+		{Rule: "false", Message: "with a value", Reason: &invalid, FieldPath: ".action"},
+	}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), yamlObj(t, `{action: x, conditions: [a]}`), nil, RuntimeCELCostBudget)
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, e.Error())
+	}
+	want := []string{
+		`spec: Invalid value: specifying one is required`,
+		`spec.conditions: Invalid value: cannot set both`,
+		`spec.action: Required value`,
+		`spec.action: Invalid value: "x": with a value`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}

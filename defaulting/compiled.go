@@ -21,6 +21,9 @@ type dnode struct {
 	// from are the properties defaulted from a sibling (DefaultFromKey),
 	// applied after defaults.
 	from []propFrom
+	// exprs are the properties defaulted by an expression over the
+	// object (DefaultExpressionKey), evaluated before defaults.
+	exprs []propExpression
 	// props are the compiled properties; a key whose subtree has no
 	// defaults maps to nil, so that it does not fall through to
 	// additionalProperties.
@@ -79,6 +82,9 @@ func compile(s *schema.Structural) *dnode {
 			useful = true
 		}
 	}
+	if n.exprs = expressionsOf(s); n.exprs != nil {
+		useful = true
+	}
 	if s.AdditionalProperties != nil {
 		n.hasAdditional = true
 		n.additional = compile(s.AdditionalProperties.Structural)
@@ -119,6 +125,10 @@ func (n *dnode) apply(x any) {
 				delete(x, sz.key)
 			}
 		}
+		var cs []computed
+		if n.exprs != nil {
+			cs = computeExpressions(x, n.exprs)
+		}
 		for _, pd := range n.defaults {
 			if v, found := x[pd.key]; !found || v == nil && !pd.nullable {
 				x[pd.key] = deepCopyJSON(pd.def)
@@ -127,6 +137,7 @@ func (n *dnode) apply(x any) {
 		for _, pf := range n.from {
 			defaultFrom(x, pf.key, pf.from)
 		}
+		setComputed(x, cs)
 		if n.props == nil && !n.hasAdditional {
 			return
 		}

@@ -25,6 +25,10 @@ import (
 // children: a defaulted object is then walked and its own missing
 // properties defaulted. A default of null (JSON null) is never applied.
 // Values at the top of x itself are not defaulted (there is no parent).
+// kdv's extensions of built-in schemas apply too: the expressions of
+// x-kubernetes-default-expression (DefaultExpressionKey) are evaluated
+// on the object before its constant defaults, x-kubernetes-default-from
+// (DefaultFromKey) copies after them.
 //
 // It mirrors defaulting.Default of k8s.io/apiextensions-apiserver
 // (pkg/apiserver/schema/defaulting/algorithm.go).
@@ -35,6 +39,10 @@ func Default(x any, s *schema.Structural) {
 	switch x := x.(type) {
 	case map[string]any:
 		StripZero(x, s)
+		var cs []computed
+		if exprs := expressionsOf(s); exprs != nil {
+			cs = computeExpressions(x, exprs)
+		}
 		for k := range s.Properties {
 			d := s.Properties[k].Default.Object
 			if d == nil {
@@ -49,6 +57,7 @@ func Default(x any, s *schema.Structural) {
 				defaultFrom(x, k, from)
 			}
 		}
+		setComputed(x, cs)
 		// One schema copy per frame: a fresh one per field would be
 		// moved to the heap.
 		var prop schema.Structural

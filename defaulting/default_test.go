@@ -93,6 +93,30 @@ properties:
   other: {type: object, properties: {a: {type: string, x-kubernetes-default-from: b}, b: {type: string}}}`,
 			`{"ports":[{"port":80},{"port":81,"targetPort":0},{"port":82,"targetPort":""},{"port":83,"targetPort":null},{"port":84,"targetPort":"http"},{"port":85,"targetPort":8080},{}],"other":{}}`,
 			`{"ports":[{"port":80,"targetPort":80},{"port":81,"targetPort":81},{"port":82,"targetPort":82},{"port":83,"targetPort":83},{"port":84,"targetPort":"http"},{"port":85,"targetPort":8080},{"port":0,"targetPort":0}],"other":{}}`},
+		// x-kubernetes-default-expression, as SetDefaults_Container
+		// computes imagePullPolicy from the image's tag: only where the
+		// policy is missing, "" (stripped zero) or null; an image of
+		// another type computes nothing; on the object before its
+		// constant defaults, as SetDefaults_Job's completions (1 when
+		// completions and parallelism are both unset) sees parallelism
+		// before its default of 1.
+		{"default from an expression", `
+type: object
+properties:
+  containers:
+    type: array
+    items:
+      type: object
+      properties:
+        image: {type: string}
+        imagePullPolicy: {type: string, x-kubernetes-strip-zero: true, x-kubernetes-default-expression: "imageTag(self.?image.orValue('')) == 'latest' ? 'Always' : 'IfNotPresent'"}
+        seen: {type: string, x-kubernetes-default-expression: "self.?mode.orValue('none')"}
+        completions: {type: integer, x-kubernetes-default-expression: "has(self.parallelism) ? optional.none() : optional.of(1)"}
+        parallelism: {type: integer, default: 1}
+        mode: {type: string, default: m}
+        length: {type: integer, x-kubernetes-default-expression: "size(self.?image.orValue(''))"}`,
+			`{"containers":[{"image":"nginx"},{"image":"nginx:1.2","parallelism":3},{"image":"nginx:latest","imagePullPolicy":""},{"image":"nginx","imagePullPolicy":null},{"image":"nginx","imagePullPolicy":"Never"},{},{"image":7,"length":3}]}`,
+			`{"containers":[{"image":"nginx","imagePullPolicy":"Always","mode":"m","seen":"none","length":5,"parallelism":1,"completions":1},{"image":"nginx:1.2","imagePullPolicy":"IfNotPresent","mode":"m","seen":"none","length":9,"parallelism":3},{"image":"nginx:latest","imagePullPolicy":"Always","mode":"m","seen":"none","length":12,"parallelism":1,"completions":1},{"image":"nginx","imagePullPolicy":"Always","mode":"m","seen":"none","length":5,"parallelism":1,"completions":1},{"image":"nginx","imagePullPolicy":"Never","mode":"m","seen":"none","length":5,"parallelism":1,"completions":1},{"imagePullPolicy":"IfNotPresent","mode":"m","seen":"none","length":0,"parallelism":1,"completions":1},{"image":7,"mode":"m","seen":"none","length":3,"parallelism":1,"completions":1}]}`},
 		{"scalar where object expected is left alone", `{properties: {a: {properties: {b: {default: 1}}}}}`,
 			`{"a":"str"}`, `{"a":"str"}`},
 	}

@@ -12,8 +12,10 @@ import (
 )
 
 // The embedded built-in schemas publish the Go defaulters' constant
-// defaults (kdv.dev/builtin/overlay), applied after strip-zero, so a
-// built-in object comes out as the apiserver stores it. Expected values:
+// defaults (kdv.dev/builtin/overlay), applied after strip-zero, and the
+// computed ones (x-kubernetes-default-expression: an empty imagePullPolicy
+// of an image tagged other than latest is IfNotPresent), so a built-in
+// object comes out as the apiserver stores it. Expected values:
 // k8s.io/kubernetes pkg/apis/apps/v1 SetDefaults_Deployment and
 // pkg/apis/core/v1 SetDefaults_PodSpec, SetDefaults_Container,
 // SetDefaults_Probe, SetDefaults_HTTPGetAction (v1.37).
@@ -41,7 +43,7 @@ func TestBuiltinDefaults(t *testing.T) {
 	  "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
 	    "dnsPolicy": "ClusterFirst", "restartPolicy": "Always", "schedulerName": "default-scheduler",
 	    "securityContext": {}, "terminationGracePeriodSeconds": 30,
-	    "containers": [{"name": "web", "image": "nginx:1.27", "resources": {},
+	    "containers": [{"name": "web", "image": "nginx:1.27", "imagePullPolicy": "IfNotPresent", "resources": {},
 	      "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
 	      "ports": [{"containerPort": 80, "protocol": "TCP"}],
 	      "readinessProbe": {"httpGet": {"port": 80, "path": "/", "scheme": "HTTP"},

@@ -9,6 +9,12 @@ const (
 	// XDefaultFrom (a property name) defaults a property to a copy of its
 	// sibling's value when it is missing, null, 0 or "" (kdv.dev/defaulting).
 	XDefaultFrom = "x-kubernetes-default-from"
+	// XDefaultExpression (a CEL expression over the parent object, self)
+	// defaults a missing property to the expression's value
+	// (kdv.dev/defaulting DefaultExpressionKey): the Go defaulters that
+	// compute a default from other fields (SetDefaults_Container's
+	// imagePullPolicy from the image's tag).
+	XDefaultExpression = "x-kubernetes-default-expression"
 	// XSkipUpdateValidation (true, on a property) leaves its value, and
 	// everything below it, unvalidated on update: no schema keyword, list
 	// type or rule at or below it is checked (kdv.dev/validation,
@@ -43,7 +49,7 @@ func (s *Structural) SkipsUpdateValidation() bool {
 	return b
 }
 
-// dropBuiltInExtensions removes XDefaultFrom, XSkipUpdateValidation and XSkipValidation
+// dropBuiltInExtensions removes XDefaultFrom, XDefaultExpression, XSkipUpdateValidation and XSkipValidation
 // from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
 // keys, so the apiserver refuses or prunes them from a CRD (the unknown
 // field checks report them), and kdv must not act on them there.
@@ -52,6 +58,7 @@ func dropBuiltInExtensions(s *Structural) {
 		return
 	}
 	delete(s.XOther, XDefaultFrom)
+	delete(s.XOther, XDefaultExpression)
 	delete(s.XOther, XSkipUpdateValidation)
 	delete(s.XOther, XSkipValidation)
 	dropBuiltInExtensions(s.Items)

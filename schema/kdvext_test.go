@@ -20,6 +20,7 @@ properties:
     properties:
       port: {type: integer}
       targetPort: {type: integer, x-kubernetes-default-from: port}
+      policy: {type: string, x-kubernetes-default-expression: "'Always'"}
 `), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +30,9 @@ properties:
 	}
 	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" {
 		t.Fatal("NewStructural should keep the extensions (the built-in path)")
+	}
+	if got := plain.Properties["spec"].Properties["policy"].XOther[XDefaultExpression]; got != "'Always'" {
+		t.Fatalf("NewStructural: %s = %v, want 'Always'", XDefaultExpression, got)
 	}
 	v := &CRDVersion{Name: "v1", Schema: &CRDValidation{OpenAPIV3Schema: &p}}
 	s, err := v.Structural()
@@ -41,5 +45,8 @@ properties:
 	}
 	if _, ok := spec.Properties["targetPort"].XOther[XDefaultFrom]; ok {
 		t.Error("CRD targetPort keeps x-kubernetes-default-from")
+	}
+	if _, ok := spec.Properties["policy"].XOther[XDefaultExpression]; ok {
+		t.Error("CRD policy keeps x-kubernetes-default-expression")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"kdv.dev/defaulting"
 	"kdv.dev/idl"
 	"kdv.dev/schema"
 )
@@ -364,6 +365,24 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.Extra[schema.XDefaultFrom] = t.Value
 		pub()
+	case "defaultExpression":
+		// x-kubernetes-default-expression (kdv's extension): a default
+		// computed by a CEL expression over the parent object
+		// (kdv.dev/defaulting DefaultExpressionKey). It is compiled here
+		// so that a schema never publishes one defaulting cannot run.
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-default-expression is not published with --standard-only or in CRDs")
+			return
+		}
+		if _, err := defaulting.CompileDefaultExpression(t.Value); err != nil {
+			g.report1(t, s, err.Error())
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XDefaultExpression] = t.Value
+		pub()
 	case "skipUpdateValidation":
 		// x-kubernetes-skip-update-validation (kdv's extension): not
 		// validated on update (kdv.dev/schema XSkipUpdateValidation).
@@ -442,7 +461,9 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.Reason = reasonName(v)
 		}
 		if v, ok := t.Arg("fieldPath"); ok {
-			if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
+			// "-" and "- as .x" (kdv.dev/cel, built-in rules): the
+			// error carries no value; kept as written
+			if v != "-" && !strings.HasPrefix(v, "- as .") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
 				v = "." + v
 			}
 			r.FieldPath = v

@@ -1,0 +1,96 @@
+package defaulting
+
+import (
+	"strings"
+	"testing"
+)
+
+// CompileDefaultExpression refuses what cannot be a default and compiles
+// each source once.
+func TestCompileDefaultExpression(t *testing.T) {
+	for _, bad := range []string{
+		"self.",            // syntax
+		"unknownFn(self)",  // undeclared function
+		"[1, 2]",           // a list is no scalar default
+		"{'a': 1}",         // nor a map
+		"imageTag(1)",      // no such overload
+		"optional.of([1])", // nor an optional list
+	} {
+		if _, err := CompileDefaultExpression(bad); err == nil {
+			t.Errorf("%q compiled, want an error", bad)
+		} else if !strings.Contains(err.Error(), "default expression") {
+			t.Errorf("%q: error %q does not say what failed", bad, err)
+		}
+	}
+	a, err := CompileDefaultExpression("'x'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := CompileDefaultExpression("'x'")
+	if a != b {
+		t.Error("the same source compiled twice")
+	}
+}
+
+// Eval computes no default, and does not panic, where the object does not
+// let the expression compute one: a field of another type, a huge value,
+// a loop past the cost limit, a nil object.
+func TestExpressionEvalOddInput(t *testing.T) {
+	policy, err := CompileDefaultExpression("imageTag(self.?image.orValue('')) == 'latest' ? 'Always' : 'IfNotPresent'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		self map[string]any
+		want any
+	}{
+		{"no image", map[string]any{}, "IfNotPresent"},
+		{"nil object", nil, "IfNotPresent"},
+		{"untagged", map[string]any{"image": "nginx"}, "Always"},
+		{"tagged", map[string]any{"image": "nginx:1"}, "IfNotPresent"},
+		{"huge image", map[string]any{"image": strings.Repeat("a", 3<<20)}, "IfNotPresent"},
+		{"image an integer", map[string]any{"image": int64(7)}, nil},
+		{"image a list", map[string]any{"image": []any{"nginx"}}, nil},
+		{"image a map", map[string]any{"image": map[string]any{"a": "b"}}, nil},
+	} {
+		got, ok := policy.Eval(c.self)
+		if c.want == nil {
+			if ok {
+				t.Errorf("%s: got %v, want no default", c.name, got)
+			}
+			continue
+		}
+		if !ok || got != c.want {
+			t.Errorf("%s: got %v (%v), want %v", c.name, got, ok, c.want)
+		}
+	}
+	loop, err := CompileDefaultExpression("self.items.map(a, self.items.map(b, self.items.map(c, 1))).size()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]any, 200)
+	for i := range items {
+		items[i] = int64(i)
+	}
+	if got, ok := loop.Eval(map[string]any{"items": items}); ok {
+		t.Errorf("cubic loop over 200 items: got %v, want the cost limit to stop it", got)
+	}
+	if got, ok := loop.Eval(map[string]any{"items": items[:3]}); !ok || got != int64(3) {
+		t.Errorf("small loop: got %v (%v), want 3", got, ok)
+	}
+	opt, err := CompileDefaultExpression("has(self.parallelism) ? optional.none() : optional.of(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := opt.Eval(map[string]any{}); !ok || got != int64(1) {
+		t.Errorf("optional.of(1): got %v (%v), want 1", got, ok)
+	}
+	if got, ok := opt.Eval(map[string]any{"parallelism": int64(2)}); ok {
+		t.Errorf("optional.none(): got %v, want no default", got)
+	}
+	var nilExpr *Expression
+	if _, ok := nilExpr.Eval(map[string]any{}); ok {
+		t.Error("nil expression computed a default")
+	}
+}
