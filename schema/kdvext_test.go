@@ -8,7 +8,8 @@ import (
 
 // A CRD cannot declare the built-in schemas' extensions: its structural
 // schema keeps neither x-kubernetes-default-from nor
-// x-kubernetes-skip-update-validation, at any depth.
+// x-kubernetes-skip-update-validation, at any depth, nor a rule's
+// x-kubernetes-diff.
 func TestCRDDropsBuiltInExtensions(t *testing.T) {
 	var p Props
 	if err := yaml.Unmarshal([]byte(`
@@ -17,6 +18,9 @@ properties:
   spec:
     type: object
     x-kubernetes-skip-update-validation: true
+    x-kubernetes-validations:
+    - rule: self == oldSelf
+      x-kubernetes-diff: {path: .port, keep: [.x]}
     properties:
       port: {type: integer}
       targetPort: {type: integer, x-kubernetes-default-from: port}
@@ -27,7 +31,8 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" {
+	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" ||
+		len(sp.XValidations) != 1 || sp.XValidations[0].Diff == nil || sp.XValidations[0].Diff.Path != ".port" {
 		t.Fatal("NewStructural should keep the extensions (the built-in path)")
 	}
 	v := &CRDVersion{Name: "v1", Schema: &CRDValidation{OpenAPIV3Schema: &p}}
@@ -41,5 +46,11 @@ properties:
 	}
 	if _, ok := spec.Properties["targetPort"].XOther[XDefaultFrom]; ok {
 		t.Error("CRD targetPort keeps x-kubernetes-default-from")
+	}
+	if len(spec.XValidations) != 1 || spec.XValidations[0].Diff != nil {
+		t.Errorf("CRD rules: %+v, want the rule without x-kubernetes-diff", spec.XValidations)
+	}
+	if p.Properties["spec"].XValidations[0].Diff == nil {
+		t.Error("the CRD's Props lost x-kubernetes-diff (shared slice changed)")
 	}
 }
