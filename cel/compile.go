@@ -48,6 +48,9 @@ type compilationResult struct {
 	// one): a hand-written error prints a struct value there in its
 	// internal Go form (schema.GoValue).
 	target *schema.Structural
+	// diff, of a built-in rule with x-kubernetes-diff, appends the diff
+	// of the old and new values to the message (diff.go).
+	diff *ruleDiff
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -301,6 +304,14 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
 	fp, report := rule.FieldPath, ""
 	builtIn := res.fast != nil && res.fast.unmetered
+	if builtIn && rule.Diff != nil {
+		d, err := compileDiff(rule.Diff, s)
+		if err != nil {
+			// broken data: reported on each evaluation, not ignored
+			res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: err.Error()}
+		}
+		res.diff = d
+	}
 	if builtIn {
 		// "<value path> as <reported path>" (each.go)
 		if v, r, ok := cutReportedPath(fp); ok {

@@ -365,6 +365,10 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					continue
 				}
 			}
+			if compiled.diff != nil && oldObj != nil {
+				// hand-written: fmt.Sprintf("...\n%v", diff.Diff(old, new))
+				detail += "\n" + compiled.diff.text(obj, oldObj)
+			}
 			value := valueAt(obj, compiled.fieldPathSteps)
 			if value == nil {
 				value = compiled.absent
