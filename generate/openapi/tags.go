@@ -451,6 +451,31 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			b := v == "true"
 			r.OptionalOldSelf = &b
 		}
+		if _, ok := t.Arg("diff"); !ok {
+			for _, arg := range []string{"diffKeep", "diffFill", "diffOnly"} {
+				if _, ok := t.Arg(arg); ok {
+					g.report1(t, s, arg+" needs diff")
+					return
+				}
+			}
+		}
+		if d, ok := t.Arg("diff"); ok {
+			// x-kubernetes-diff (kdv's extension, schema.RuleDiff): the
+			// hand-written message ends with a diff of the old and new
+			// values, after copying the updatable fields across
+			if g.opts.CRD || g.opts.StandardOnly {
+				g.report1(t, s, "x-kubernetes-diff is kdv's extension of built-in kinds: not published in CRDs or with --standard-only")
+				return
+			}
+			r.Diff = &schema.RuleDiff{Path: d}
+			for arg, out := range map[string]*[]string{"diffKeep": &r.Diff.Keep, "diffFill": &r.Diff.Fill, "diffOnly": &r.Diff.Only} {
+				if v, ok := t.Arg(arg); ok && v != "" {
+					for _, p := range strings.Split(v, ",") {
+						*out = append(*out, strings.TrimSpace(p))
+					}
+				}
+			}
+		}
 		s.rule(r)
 		pub()
 	case "validationError":
