@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"strings"
 	"testing"
 
 	"kdv.dev/schema"
@@ -59,3 +60,30 @@ func TestOverlayExtensions(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// +validationRule's diff arguments (x-kubernetes-diff) reach the update
+// rules of Pod, PersistentVolumeClaim and PersistentVolume in every
+// version: a rule whose diff did not compile would have been dropped by
+// gendata for that release.
+func TestOverlayRuleDiffs(t *testing.T) {
+	for _, minor := range Versions() {
+		for kind, want := range map[string]string{"Pod": "pod updates may not change fields other than", "PersistentVolumeClaim": "spec is immutable after creation except", "PersistentVolume": "spec.persistentvolumesource is immutable"} {
+			s, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: kind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, r := range s.XValidations {
+				if strings.HasPrefix(r.Message, want) {
+					found = true
+					if r.Diff == nil || r.Diff.Path != ".spec" {
+						t.Errorf("1.%d %s: rule %q has diff %+v, want path .spec", minor, kind, want, r.Diff)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("1.%d %s: no rule %q", minor, kind, want)
+			}
+		}
+	}
+}
