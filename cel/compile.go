@@ -2,6 +2,7 @@ package cel
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -243,6 +244,23 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 			res.fast.msgOK, res.fast.msgProg = true, mprog
 		}
 		res.setFieldPath(rule, s)
+		if rule.Diff != nil {
+			d, err := compileDiff(rule.Diff, s, func(expr string) (*lazyProgram, error) {
+				ast, issues := store.compile(env, entryKey("diff", optional, expr), expr)
+				if issues != nil {
+					return nil, fmt.Errorf("x-kubernetes-diff condition %q: %s", expr, issues.String())
+				}
+				if ast.OutputType() != celgo.BoolType {
+					return nil, fmt.Errorf("x-kubernetes-diff condition %q: not a bool", expr)
+				}
+				return newLazyProgram(env, ast), nil
+			})
+			if err != nil {
+				// broken data: reported on each evaluation, not ignored
+				res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: err.Error()}
+			}
+			res.diff = d
+		}
 		return
 	}
 	prog, err := env.Program(ast,
@@ -304,14 +322,6 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema.Structural) {
 	fp, report := rule.FieldPath, ""
 	builtIn := res.fast != nil && res.fast.unmetered
-	if builtIn && rule.Diff != nil {
-		d, err := compileDiff(rule.Diff, s)
-		if err != nil {
-			// broken data: reported on each evaluation, not ignored
-			res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: err.Error()}
-		}
-		res.diff = d
-	}
 	if builtIn {
 		// "<value path> as <reported path>" (each.go)
 		if v, r, ok := cutReportedPath(fp); ok {

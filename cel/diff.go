@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/interpreter"
 	"github.com/pmezard/go-difflib/difflib"
 
 	"kdv.dev/schema"
@@ -25,7 +27,15 @@ type ruleDiff struct {
 	only map[string]bool
 	// keep and fill are the sub-paths taken from the old value by the new
 	// one, and from the new value by the old one where it is empty.
-	keep, fill [][]string
+	keep, fill []diffStep
+}
+
+// diffStep is one keep or fill sub-path, with the condition (a CEL
+// expression over self and oldSelf, like the rule's) under which the
+// hand-written code copies it; nil: always.
+type diffStep struct {
+	steps []string
+	when  *lazyProgram
 }
 
 // maxDiffLines bounds the lines compared (difflib's matching is quadratic
@@ -34,10 +44,11 @@ type ruleDiff struct {
 // message says that the diff is left out.
 const maxDiffLines = 40000
 
-// compileDiff compiles d for a rule of node s; an error for a path that
-// does not lead to a node of s (the generator checks them, so only a
-// hand-edited schema has one).
-func compileDiff(d *schema.RuleDiff, s *schema.Structural) (*ruleDiff, error) {
+// compileDiff compiles d for a rule of node s, its conditions with cond;
+// an error for a path that does not lead to a node of s or a condition
+// that does not compile (gendata drops such a rule, so only a hand-edited
+// schema has one).
+func compileDiff(d *schema.RuleDiff, s *schema.Structural, cond func(string) (*lazyProgram, error)) (*ruleDiff, error) {
 	steps, err := diffSteps(d.Path)
 	if err != nil {
 		return nil, err
@@ -49,9 +60,12 @@ func compileDiff(d *schema.RuleDiff, s *schema.Structural) (*ruleDiff, error) {
 	rd := &ruleDiff{steps: steps, node: node, layout: node.Go}
 	for _, l := range []struct {
 		paths []string
-		out   *[][]string
+		out   *[]diffStep
 	}{{d.Keep, &rd.keep}, {d.Fill, &rd.fill}} {
-		for _, p := range l.paths {
+		for _, e := range l.paths {
+			// "<path>" or "<path> if <condition>"
+			p, when, conditional := strings.Cut(e, " if ")
+			p = strings.TrimSpace(p)
 			st, err := diffSteps(p)
 			if err != nil {
 				return nil, err
@@ -59,7 +73,16 @@ func compileDiff(d *schema.RuleDiff, s *schema.Structural) (*ruleDiff, error) {
 			if len(st) == 0 || nodeAt(node, st) == nil {
 				return nil, fmt.Errorf("x-kubernetes-diff path %q%s: no such field", d.Path, p)
 			}
-			*l.out = append(*l.out, st)
+			ds := diffStep{steps: st}
+			if conditional {
+				if cond == nil {
+					return nil, fmt.Errorf("x-kubernetes-diff path %q%s: conditions need a CEL environment", d.Path, p)
+				}
+				if ds.when, err = cond(strings.TrimSpace(when)); err != nil {
+					return nil, err
+				}
+			}
+			*l.out = append(*l.out, ds)
 		}
 	}
 	if len(d.Only) > 0 {
@@ -116,14 +139,18 @@ func diffSteps(p string) ([]string, error) {
 
 // text is the diff of the value at d's path in oldSelf and self, after the
 // munging, as diff.Diff prints it (empty when the printed values are
-// equal).
-func (d *ruleDiff) text(self, oldSelf any) string {
+// equal). act is the rule's activation, for the conditions.
+func (d *ruleDiff) text(self, oldSelf any, act interpreter.Activation) string {
 	newV, oldV := valueAt(self, d.steps), valueAt(oldSelf, d.steps)
 	for _, k := range d.keep {
-		newV = graft(newV, oldV, k, false)
+		if k.holds(act) {
+			newV = graft(newV, oldV, k.steps, false)
+		}
 	}
 	for _, f := range d.fill {
-		oldV = graft(oldV, newV, f, true)
+		if f.holds(act) {
+			oldV = graft(oldV, newV, f.steps, true)
+		}
 	}
 	a, b := d.indented(oldV), d.indented(newV)
 	la, lb := difflib.SplitLines(a), difflib.SplitLines(b)
@@ -135,6 +162,19 @@ func (d *ruleDiff) text(self, oldSelf any) string {
 		return fmt.Sprintf("error generating diff: %v", err)
 	}
 	return s
+}
+
+// holds reports whether s's condition is true (an unconditional step:
+// always; an evaluation error: false, the value is left as it is).
+func (s *diffStep) holds(act interpreter.Activation) bool {
+	if s.when == nil {
+		return true
+	}
+	if act == nil {
+		return false
+	}
+	v, _, err := s.when.Eval(act)
+	return err == nil && v == types.True
 }
 
 // indented is v as json.MarshalIndent(internal value, "", " ") prints it.
@@ -211,7 +251,11 @@ func graft(dst, src any, steps []string, ifEmpty bool) any {
 	} else {
 		out[steps[0]] = v
 	}
-	if dm == nil && len(out) == 0 {
+	if len(out) == 0 && (dm == nil || sm == nil && len(dm) > 0) {
+		// a struct the copy emptied, where the old value has none, is
+		// dropped: ValidatePodUpdate sets a gated pod's Affinity to nil
+		// when its only member was the nodeAffinity taken from an old pod
+		// without one
 		return nil
 	}
 	return out

@@ -84,6 +84,15 @@ func TestGraft(t *testing.T) {
 	if got := graft(nil, map[string]any{}, []string{"a", "b"}, false); got != nil {
 		t.Errorf("graft into nil: %v", got)
 	}
+	// an object emptied, where the other has none, is dropped; one the
+	// other has is kept
+	aff := map[string]any{"affinity": map[string]any{"nodeAffinity": "new"}}
+	if got := graft(aff, map[string]any{}, []string{"affinity", "nodeAffinity"}, false); !reflect.DeepEqual(got, map[string]any{}) {
+		t.Errorf("emptied affinity: %v", got)
+	}
+	if got := graft(aff, map[string]any{"affinity": map[string]any{}}, []string{"affinity", "nodeAffinity"}, false); !reflect.DeepEqual(got, map[string]any{"affinity": map[string]any{}}) {
+		t.Errorf("emptied affinity the old pod has: %v", got)
+	}
 	// a value of another type is left alone
 	if got := graft("x", old, []string{"containers", "*", "image"}, false); got != "x" {
 		t.Errorf("graft into a string: %v", got)
@@ -103,7 +112,7 @@ func TestRuleDiffText(t *testing.T) {
 		{Key: "A", JSON: "a", Zero: `""`}, {Key: "B", JSON: "b", Zero: `""`}, {Key: "C", JSON: "c", Zero: `""`},
 	}}
 	s.Properties["spec"] = spec
-	d, err := compileDiff(&schema.RuleDiff{Path: ".spec", Keep: []string{".a"}, Only: []string{"b", "c"}}, s)
+	d, err := compileDiff(&schema.RuleDiff{Path: ".spec", Keep: []string{".a"}, Only: []string{"b", "c"}}, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +122,13 @@ func TestRuleDiffText(t *testing.T) {
 	// encoding/json's HTML escaping, absent fields as Go zero values, A
 	// left out
 	want := "@@ -1,4 +1,4 @@\n {\n- \"B\": \"old\",\n+ \"B\": \"\\u003cnew\\u003e\",\n  \"C\": \"\"\n }\n"
-	if got := d.text(self, oldSelf); got != want {
+	if got := d.text(self, oldSelf, nil); got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 	if !reflect.DeepEqual(self, selfCopy) {
 		t.Errorf("text changed self: %v", self)
 	}
-	if got := d.text(oldSelf, oldSelf); got != "" {
+	if got := d.text(oldSelf, oldSelf, nil); got != "" {
 		t.Errorf("no change: %q", got)
 	}
 	for _, bad := range []schema.RuleDiff{
@@ -127,8 +136,9 @@ func TestRuleDiffText(t *testing.T) {
 		{Path: ".spec", Keep: []string{".nope"}},
 		{Path: ".spec", Fill: []string{"a"}},
 		{Path: ".spec", Only: []string{"nope"}},
+		{Path: ".spec", Keep: []string{".a if self.x"}}, // no CEL environment
 	} {
-		if _, err := compileDiff(&bad, s); err == nil || !strings.Contains(err.Error(), "x-kubernetes-diff") {
+		if _, err := compileDiff(&bad, s, nil); err == nil || !strings.Contains(err.Error(), "x-kubernetes-diff") {
 			t.Errorf("%+v: error %v", bad, err)
 		}
 	}

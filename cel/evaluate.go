@@ -367,7 +367,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			}
 			if compiled.diff != nil && oldObj != nil {
 				// hand-written: fmt.Sprintf("...\n%v", diff.Diff(old, new))
-				detail += "\n" + compiled.diff.text(obj, oldObj)
+				detail += "\n" + compiled.diff.text(obj, oldObj, ruleAct)
 			}
 			value := valueAt(obj, compiled.fieldPathSteps)
 			if value == nil {
