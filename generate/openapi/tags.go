@@ -470,7 +470,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.Diff = &schema.RuleDiff{Path: d}
 			for arg, out := range map[string]*[]string{"diffKeep": &r.Diff.Keep, "diffFill": &r.Diff.Fill, "diffOnly": &r.Diff.Only} {
 				if v, ok := t.Arg(arg); ok && v != "" {
-					for _, p := range strings.Split(v, ",") {
+					for _, p := range splitTopLevel(v) {
 						*out = append(*out, strings.TrimSpace(p))
 					}
 				}
@@ -696,4 +696,34 @@ func typeOf(p *schema.Props) string {
 		return "object"
 	}
 	return p.Type
+}
+
+// splitTopLevel splits a diffKeep list at the commas outside parentheses,
+// brackets, braces and quotes: an entry's CEL condition ("<path> if
+// <expression>") may hold commas.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }
