@@ -98,6 +98,103 @@ spec:
 `,
 			want: "spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n@@ -5,8 +5,8 @@\n  \"Glusterfs\": null,\n  \"NFS\": {\n   \"Server\": \"nfs.example.com\",\n-  \"Path\": \"/a\",\n-  \"ReadOnly\": false\n+  \"Path\": \"/b\",\n+  \"ReadOnly\": true\n  },\n  \"RBD\": null,\n  \"ISCSI\": null,\n",
 		},
+		{
+			name: "gated pod: nodeSelector and nodeAffinity, and terminationGracePeriodSeconds 1 from negative, taken from the old pod",
+			old: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  schedulingGates: [{name: g}]
+  terminationGracePeriodSeconds: -1
+  containers:
+  - {name: c, image: nginx:1.2, imagePullPolicy: IfNotPresent, command: [a]}
+`,
+			obj: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  schedulingGates: [{name: g}]
+  terminationGracePeriodSeconds: 1
+  nodeSelector: {a: b}
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: k, operator: In, values: [v]}]}]
+  containers:
+  - {name: c, image: nginx:1.2, imagePullPolicy: IfNotPresent, command: [b]}
+`,
+			want: "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n@@ -6,7 +6,7 @@\n    \"Name\": \"c\",\n    \"Image\": \"nginx:1.2\",\n    \"Command\": [\n-    \"a\"\n+    \"b\"\n    ],\n    \"Args\": null,\n    \"WorkingDir\": \"\",\n",
+		},
+		{
+			name: "PVC update: a storageClassName set from nil is the old one (nil)",
+			old: `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, namespace: default}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`,
+			obj: `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, namespace: default}
+spec:
+  accessModes: [ReadWriteMany]
+  storageClassName: fast
+  resources: {requests: {storage: 2Gi}}
+`,
+			want: "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n@@ -1,12 +1,12 @@\n {\n  \"AccessModes\": [\n-  \"ReadWriteOnce\"\n+  \"ReadWriteMany\"\n  ],\n  \"Selector\": null,\n  \"Resources\": {\n   \"Limits\": null,\n   \"Requests\": {\n-   \"storage\": \"1Gi\"\n+   \"storage\": \"2Gi\"\n   }\n  },\n  \"VolumeName\": \"\",\n",
+		},
+		{
+			name: "PV update: a controllerExpandSecretRef added to a CSI source is left out",
+			old: `
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  csi: {driver: d.example.com, volumeHandle: h}
+`,
+			obj: `
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  csi: {driver: d.example.com, volumeHandle: h2, controllerExpandSecretRef: {name: s, namespace: ns}}
+`,
+			want: "spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n@@ -22,7 +22,7 @@\n  \"StorageOS\": null,\n  \"CSI\": {\n   \"Driver\": \"d.example.com\",\n-  \"VolumeHandle\": \"h\",\n+  \"VolumeHandle\": \"h2\",\n   \"ReadOnly\": false,\n   \"FSType\": \"\",\n   \"VolumeAttributes\": null,\n",
+		},
+		{
+			// builtin-verdict stores the old object as a create, which
+			// drops its status: this message follows ValidatePersistentVolumeClaimUpdate
+			// (newPvc.Status is the stored one, PrepareForUpdate)
+			name: "bound PVC update: the storage request is the old one",
+			old: `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, namespace: default}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+status: {phase: Bound}
+`,
+			obj: `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, namespace: default}
+spec:
+  accessModes: [ReadWriteMany]
+  storageClassName: fast
+  resources: {requests: {storage: 2Gi}}
+`,
+			want: "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n@@ -1,6 +1,6 @@\n {\n  \"AccessModes\": [\n-  \"ReadWriteOnce\"\n+  \"ReadWriteMany\"\n  ],\n  \"Selector\": null,\n  \"Resources\": {\n",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := fromYAML(t, tc.old)
