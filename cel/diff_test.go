@@ -143,3 +143,16 @@ func TestRuleDiffText(t *testing.T) {
 		}
 	}
 }
+
+// A diff beyond maxDiffLines is left out, with a word.
+func TestRuleDiffTooLong(t *testing.T) {
+	items := make([]any, maxDiffLines)
+	for i := range items {
+		items[i] = "x"
+	}
+	d := &ruleDiff{steps: []string{"spec"}}
+	got := d.text(map[string]any{"spec": items}, map[string]any{"spec": []any{}}, nil)
+	if !strings.HasPrefix(got, "(kdv: the diff of ") || !strings.Contains(got, "left out") {
+		t.Errorf("got %.200q", got)
+	}
+}

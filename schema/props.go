@@ -240,10 +240,13 @@ type RuleDiff struct {
 	Path string `json:"path"`
 	// Keep are sub-paths of that value (".containers[*].image": property
 	// names, "[*]" for the items of a list, matched by index) that the
-	// new value takes from the old one before the diff.
+	// new value takes from the old one before the diff; "<path> if
+	// <CEL expression over self and oldSelf>" only when it holds (a gated
+	// pod's nodeSelector).
 	Keep []string `json:"keep,omitempty"`
 	// Fill are sub-paths that the old value takes from the new one when
-	// the old one is absent or empty (a volumeName that may be set once).
+	// the old one is absent or empty (a volumeName that may be set once),
+	// with conditions as Keep's.
 	Fill []string `json:"fill,omitempty"`
 	// Only, when set, are the properties of the value printed (in the
 	// internal struct's order), the others left out: the diff of a Go
