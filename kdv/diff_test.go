@@ -195,6 +195,28 @@ spec:
 `,
 			want: "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n@@ -1,6 +1,6 @@\n {\n  \"AccessModes\": [\n-  \"ReadWriteOnce\"\n+  \"ReadWriteMany\"\n  ],\n  \"Selector\": null,\n  \"Resources\": {\n",
 		},
+		{
+			name: "Pod update: serviceAccount follows serviceAccountName (SetDefaults_PodSpec)",
+			old: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  serviceAccountName: builder
+  containers:
+  - {name: c, image: nginx:1.2, imagePullPolicy: IfNotPresent}
+`,
+			obj: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  serviceAccountName: other
+  containers:
+  - {name: c, image: nginx:1.2, imagePullPolicy: IfNotPresent}
+`,
+			want: "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n@@ -40,8 +40,8 @@\n  \"ActiveDeadlineSeconds\": null,\n  \"DNSPolicy\": \"ClusterFirst\",\n  \"NodeSelector\": null,\n- \"ServiceAccountName\": \"builder\",\n- \"DeprecatedServiceAccount\": \"builder\",\n+ \"ServiceAccountName\": \"other\",\n+ \"DeprecatedServiceAccount\": \"other\",\n  \"AutomountServiceAccountToken\": null,\n  \"NodeName\": \"\",\n  \"HostNetwork\": false,\n",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := fromYAML(t, tc.old)
@@ -214,5 +236,27 @@ spec:
 				t.Errorf("unchanged update: %q", got)
 			}
 		})
+	}
+}
+
+// serviceAccount is an alias of serviceAccountName (SetDefaults_PodSpec):
+// a Pod giving only the alias has its serviceAccountName checked.
+func TestServiceAccountAlias(t *testing.T) {
+	v := newValidator(t, kdv.WithBuiltins("1.37"))
+	r, err := v.Validate(context.Background(), fromYAML(t, `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  serviceAccount: Bad_Name
+  containers:
+  - {name: c, image: nginx:1.2, imagePullPolicy: IfNotPresent}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `spec.serviceAccountName: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
+	if got := messages(r); !slices.Equal(got, []string{want}) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
