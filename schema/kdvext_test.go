@@ -54,3 +54,21 @@ properties:
 		t.Error("the CRD's Props lost x-kubernetes-diff (shared slice changed)")
 	}
 }
+
+// DeepCopy copies a rule's x-kubernetes-diff; the apiserver's view of a
+// schema (its decoder drops unknown keys) has none, and leaves the
+// original's alone.
+func TestRuleDiffCopies(t *testing.T) {
+	p := &Props{Type: "object", XValidations: []ValidationRule{{Rule: "self == oldSelf", Diff: &RuleDiff{Path: ".a", Keep: []string{".b"}}}}}
+	c := p.DeepCopy()
+	c.XValidations[0].Diff.Keep[0] = ".changed"
+	if p.XValidations[0].Diff.Keep[0] != ".b" {
+		t.Error("DeepCopy shares the diff's keep list")
+	}
+	if v := apiserverView(p); v.XValidations[0].Diff != nil {
+		t.Error("apiserverView keeps x-kubernetes-diff")
+	}
+	if p.XValidations[0].Diff == nil {
+		t.Error("apiserverView changed the original")
+	}
+}
