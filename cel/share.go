@@ -199,6 +199,7 @@ func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 		flag(r.Diff != nil)
 		if d := r.Diff; d != nil {
 			str(d.Path)
+			str(d.Since)
 			for _, l := range [][]string{d.Keep, d.Fill, d.Only} {
 				str(strings.Join(l, "\x00"))
 			}

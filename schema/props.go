@@ -253,6 +253,11 @@ type RuleDiff struct {
 	// struct embedded in the value's struct (PersistentVolumeSource in
 	// PersistentVolumeSpec).
 	Only []string `json:"only,omitempty"`
+	// Since is the first Kubernetes release ("1.34") whose message ends
+	// with this diff; the generator of the embedded data drops the diff
+	// from earlier releases and clears Since (1.30 to 1.33 print go-cmp's
+	// cmp.Diff, whose output go-cmp randomises on purpose).
+	Since string `json:"since,omitempty"`
 }
 
 // Lifecycle is one component's entry of x-kubernetes-api-lifecycle

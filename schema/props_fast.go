@@ -76,6 +76,8 @@ func fastDiff(x any) (*RuleDiff, bool) {
 			ok = fastStrings(v, &d.Fill)
 		case "only":
 			ok = fastStrings(v, &d.Only)
+		case "since":
+			ok = fastString(v, &d.Since)
 		default:
 			ok = false
 		}

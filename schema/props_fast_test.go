@@ -14,7 +14,7 @@ var fastCases = []string{
 	`[]`,
 	`[{"rule":"a","optionalOldSelf":false},{"rule":"b","reason":"FieldValueForbidden"}]`,
 	`[{"rule":"a","x-kubernetes-diff":{"path":".spec","keep":[".a[*].b",".c"],"fill":[".d"],"only":["e"]}}]`,
-	`[{"rule":"a","x-kubernetes-diff":{"path":".spec"}}]`,
+	`[{"rule":"a","x-kubernetes-diff":{"path":".spec","since":"1.34"}}]`,
 	`[{"rule":"a","x-kubernetes-diff":{"path":".spec","keep":".a"}}]`,
 	`[{"rule":"a","x-kubernetes-diff":{"path":".spec","other":1}}]`,
 	`[{"rule":"a","x-kubernetes-diff":null}]`,

@@ -452,7 +452,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.OptionalOldSelf = &b
 		}
 		if _, ok := t.Arg("diff"); !ok {
-			for _, arg := range []string{"diffKeep", "diffFill", "diffOnly"} {
+			for _, arg := range []string{"diffKeep", "diffFill", "diffOnly", "diffSince"} {
 				if _, ok := t.Arg(arg); ok {
 					g.report1(t, s, arg+" needs diff")
 					return
@@ -468,6 +468,7 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 				return
 			}
 			r.Diff = &schema.RuleDiff{Path: d}
+			r.Diff.Since, _ = t.Arg("diffSince")
 			for arg, out := range map[string]*[]string{"diffKeep": &r.Diff.Keep, "diffFill": &r.Diff.Fill, "diffOnly": &r.Diff.Only} {
 				if v, ok := t.Arg(arg); ok && v != "" {
 					for _, p := range splitTopLevel(v) {
