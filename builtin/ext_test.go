@@ -129,3 +129,33 @@ func TestOverlayDefaultExpressions(t *testing.T) {
 		}
 	}
 }
+
+// +validationRule's diff arguments (x-kubernetes-diff) reach the update
+// rules of Pod, PersistentVolumeClaim and PersistentVolume from 1.34 on
+// (diffSince; a rule whose diff did not compile would have been dropped by
+// gendata for that release), and only the rules before.
+func TestOverlayRuleDiffs(t *testing.T) {
+	for _, minor := range Versions() {
+		for kind, want := range map[string]string{"Pod": "pod updates may not change fields other than", "PersistentVolumeClaim": "spec is immutable after creation except", "PersistentVolume": "spec.persistentvolumesource is immutable"} {
+			s, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: kind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, r := range s.XValidations {
+				if strings.HasPrefix(r.Message, want) {
+					found = true
+					switch {
+					case minor < 34 && r.Diff != nil:
+						t.Errorf("1.%d %s: rule %q has diff %+v, want none before 1.34", minor, kind, want, r.Diff)
+					case minor >= 34 && (r.Diff == nil || r.Diff.Path != ".spec" || r.Diff.Since != ""):
+						t.Errorf("1.%d %s: rule %q has diff %+v, want path .spec (since cleared)", minor, kind, want, r.Diff)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("1.%d %s: no rule %q", minor, kind, want)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -53,6 +54,9 @@ type compilationResult struct {
 	// one): a hand-written error prints a struct value there in its
 	// internal Go form (schema.GoValue).
 	target *schema.Structural
+	// diff, of a built-in rule with x-kubernetes-diff, appends the diff
+	// of the old and new values to the message (diff.go).
+	diff *ruleDiff
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -293,6 +297,23 @@ func compileRule(s *schema.Structural, rule schema.ValidationRule, env *celgo.En
 			res.fast.msgOK, res.fast.msgProg = true, mprog
 		}
 		res.setFieldPath(rule, s)
+		if rule.Diff != nil {
+			d, err := compileDiff(rule.Diff, s, func(expr string) (*lazyProgram, error) {
+				ast, issues := store.compile(env, entryKey("diff", optional, expr), expr)
+				if issues != nil {
+					return nil, fmt.Errorf("x-kubernetes-diff condition %q: %s", expr, issues.String())
+				}
+				if ast.OutputType() != celgo.BoolType {
+					return nil, fmt.Errorf("x-kubernetes-diff condition %q: not a bool", expr)
+				}
+				return newLazyProgram(env, ast), nil
+			})
+			if err != nil {
+				// broken data: reported on each evaluation, not ignored
+				res.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: err.Error()}
+			}
+			res.diff = d
+		}
 		return
 	}
 	prog, err := env.Program(ast,

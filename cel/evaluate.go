@@ -395,6 +395,10 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					continue
 				}
 			}
+			if compiled.diff != nil && oldObj != nil {
+				// hand-written: fmt.Sprintf("...\n%v", diff.Diff(old, new))
+				detail += "\n" + compiled.diff.text(obj, oldObj, ruleAct)
+			}
 			var value any = field.OmitValueType{}
 			if !compiled.omitValue {
 				value = valueAt(obj, compiled.fieldPathSteps)

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -195,6 +196,14 @@ func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 			str(*r.Reason)
 		}
 		flag(r.OptionalOldSelf != nil && *r.OptionalOldSelf)
+		flag(r.Diff != nil)
+		if d := r.Diff; d != nil {
+			str(d.Path)
+			str(d.Since)
+			for _, l := range [][]string{d.Keep, d.Fill, d.Only} {
+				str(strings.Join(l, "\x00"))
+			}
+		}
 	}
 	sub := func(c *schema.Structural) {
 		if c == nil {

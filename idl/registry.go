@@ -59,7 +59,9 @@ var canonical = map[string]tagSpec{
 	"structType": {value: vString, allowed: []string{"atomic", "granular"}},
 	"unique":     {value: vString, allowed: []string{"set", "map"}},
 	// CEL
-	"validationRule": {args: aNamed, names: []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"}, need: []string{"rule"}},
+	// (diff, diffKeep, diffFill, diffOnly, diffSince: kdv's x-kubernetes-diff of a
+	// built-in rule, schema.RuleDiff)
+	"validationRule": {args: aNamed, names: []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf", "diff", "diffKeep", "diffFill", "diffOnly", "diffSince"}, need: []string{"rule"}},
 	// x-kubernetes-validation-errors: a keyword's message and reason
 	"validationError": {args: aNamed, names: []string{"keyword", "message", "reason", "at"}, need: []string{"keyword"}},
 	// transitions

@@ -136,6 +136,9 @@ func copyRules(r []ValidationRule) []ValidationRule {
 			b := *v.OptionalOldSelf
 			out[i].OptionalOldSelf = &b
 		}
+		if v.Diff != nil {
+			out[i].Diff = &RuleDiff{Path: v.Diff.Path, Keep: copyStrings(v.Diff.Keep), Fill: copyStrings(v.Diff.Fill), Only: copyStrings(v.Diff.Only), Since: v.Diff.Since}
+		}
 	}
 	return out
 }

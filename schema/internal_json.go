@@ -154,7 +154,7 @@ func toInternal(p *Props) *internalProps {
 		q.ExternalDocs = &internalExternalDocs{Description: p.ExternalDocs.Description, URL: p.ExternalDocs.URL}
 	}
 	for _, r := range p.XValidations {
-		q.XValidations = append(q.XValidations, internalRule(r))
+		q.XValidations = append(q.XValidations, internalRule{Rule: r.Rule, Message: r.Message, MessageExpression: r.MessageExpression, Reason: r.Reason, FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf})
 	}
 	return q
 }

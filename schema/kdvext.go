@@ -49,8 +49,9 @@ func (s *Structural) SkipsUpdateValidation() bool {
 	return b
 }
 
-// dropBuiltInExtensions removes XDefaultFrom, XDefaultExpression, XSkipUpdateValidation and XSkipValidation
-// from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
+// dropBuiltInExtensions removes XDefaultFrom, XDefaultExpression,
+// XSkipUpdateValidation and XSkipValidation, and the rules'
+// x-kubernetes-diff, from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
 // keys, so the apiserver refuses or prunes them from a CRD (the unknown
 // field checks report them), and kdv must not act on them there.
 func dropBuiltInExtensions(s *Structural) {
@@ -61,6 +62,16 @@ func dropBuiltInExtensions(s *Structural) {
 	delete(s.XOther, XDefaultExpression)
 	delete(s.XOther, XSkipUpdateValidation)
 	delete(s.XOther, XSkipValidation)
+	for i := range s.XValidations {
+		if s.XValidations[i].Diff != nil {
+			// a copy: the slice may be shared with the Props decoded
+			s.XValidations = append([]ValidationRule(nil), s.XValidations...)
+			for j := range s.XValidations {
+				s.XValidations[j].Diff = nil
+			}
+			break
+		}
+	}
 	dropBuiltInExtensions(s.Items)
 	for k, p := range s.Properties {
 		dropBuiltInExtensions(&p)

@@ -8,7 +8,8 @@ import (
 
 // A CRD cannot declare the built-in schemas' extensions: its structural
 // schema keeps neither x-kubernetes-default-from nor
-// x-kubernetes-skip-update-validation, at any depth.
+// x-kubernetes-skip-update-validation, at any depth, nor a rule's
+// x-kubernetes-diff.
 func TestCRDDropsBuiltInExtensions(t *testing.T) {
 	var p Props
 	if err := yaml.Unmarshal([]byte(`
@@ -17,6 +18,9 @@ properties:
   spec:
     type: object
     x-kubernetes-skip-update-validation: true
+    x-kubernetes-validations:
+    - rule: self == oldSelf
+      x-kubernetes-diff: {path: .port, keep: [.x]}
     properties:
       port: {type: integer}
       targetPort: {type: integer, x-kubernetes-default-from: port}
@@ -28,7 +32,8 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" {
+	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" ||
+		len(sp.XValidations) != 1 || sp.XValidations[0].Diff == nil || sp.XValidations[0].Diff.Path != ".port" {
 		t.Fatal("NewStructural should keep the extensions (the built-in path)")
 	}
 	if got := plain.Properties["spec"].Properties["policy"].XOther[XDefaultExpression]; got != "'Always'" {
@@ -48,5 +53,29 @@ properties:
 	}
 	if _, ok := spec.Properties["policy"].XOther[XDefaultExpression]; ok {
 		t.Error("CRD policy keeps x-kubernetes-default-expression")
+	}
+	if len(spec.XValidations) != 1 || spec.XValidations[0].Diff != nil {
+		t.Errorf("CRD rules: %+v, want the rule without x-kubernetes-diff", spec.XValidations)
+	}
+	if p.Properties["spec"].XValidations[0].Diff == nil {
+		t.Error("the CRD's Props lost x-kubernetes-diff (shared slice changed)")
+	}
+}
+
+// DeepCopy copies a rule's x-kubernetes-diff; the apiserver's view of a
+// schema (its decoder drops unknown keys) has none, and leaves the
+// original's alone.
+func TestRuleDiffCopies(t *testing.T) {
+	p := &Props{Type: "object", XValidations: []ValidationRule{{Rule: "self == oldSelf", Diff: &RuleDiff{Path: ".a", Keep: []string{".b"}}}}}
+	c := p.DeepCopy()
+	c.XValidations[0].Diff.Keep[0] = ".changed"
+	if p.XValidations[0].Diff.Keep[0] != ".b" {
+		t.Error("DeepCopy shares the diff's keep list")
+	}
+	if v := apiserverView(p); v.XValidations[0].Diff != nil {
+		t.Error("apiserverView keeps x-kubernetes-diff")
+	}
+	if p.XValidations[0].Diff == nil {
+		t.Error("apiserverView changed the original")
 	}
 }

@@ -221,6 +221,43 @@ type ValidationRule struct {
 	Reason          *string `json:"reason,omitempty"`
 	FieldPath       string  `json:"fieldPath,omitempty"`
 	OptionalOldSelf *bool   `json:"optionalOldSelf,omitempty"`
+	// Diff is kdv's x-kubernetes-diff of a built-in kind's rule (see
+	// RuleDiff); never set in a CRD.
+	Diff *RuleDiff `json:"x-kubernetes-diff,omitempty"`
+}
+
+// RuleDiff (x-kubernetes-diff on an x-kubernetes-validations entry of a
+// built-in kind, kdv's extension) appends to the rule's message what
+// k8s.io/apimachinery's diff.Diff(old, new) prints for the value the
+// hand-written check compared: ValidatePodUpdate ends its "pod updates may
+// not change fields other than ..." with the unified diff of the indented
+// JSON of the old and the munged new internal PodSpec. The hand-written
+// code first copies the fields an update may change from the old value
+// into the new one (Keep), or fills the old value's empty fields from the
+// new one (Fill), so that the diff shows only what was refused.
+type RuleDiff struct {
+	// Path is the value diffed, a field path below self (".spec").
+	Path string `json:"path"`
+	// Keep are sub-paths of that value (".containers[*].image": property
+	// names, "[*]" for the items of a list, matched by index) that the
+	// new value takes from the old one before the diff; "<path> if
+	// <CEL expression over self and oldSelf>" only when it holds (a gated
+	// pod's nodeSelector).
+	Keep []string `json:"keep,omitempty"`
+	// Fill are sub-paths that the old value takes from the new one when
+	// the old one is absent or empty (a volumeName that may be set once),
+	// with conditions as Keep's.
+	Fill []string `json:"fill,omitempty"`
+	// Only, when set, are the properties of the value printed (in the
+	// internal struct's order), the others left out: the diff of a Go
+	// struct embedded in the value's struct (PersistentVolumeSource in
+	// PersistentVolumeSpec).
+	Only []string `json:"only,omitempty"`
+	// Since is the first Kubernetes release ("1.34") whose message ends
+	// with this diff; the generator of the embedded data drops the diff
+	// from earlier releases and clears Since (1.30 to 1.33 print go-cmp's
+	// cmp.Diff, whose output go-cmp randomises on purpose).
+	Since string `json:"since,omitempty"`
 }
 
 // Lifecycle is one component's entry of x-kubernetes-api-lifecycle

@@ -44,6 +44,8 @@ func fastValidations(x any, out *[]ValidationRule) bool {
 				if ok {
 					r.OptionalOldSelf = &b
 				}
+			case "x-kubernetes-diff":
+				r.Diff, ok = fastDiff(v)
 			default:
 				ok = false
 			}
@@ -53,6 +55,51 @@ func fastValidations(x any, out *[]ValidationRule) bool {
 		}
 	}
 	*out = rules
+	return true
+}
+
+// fastDiff converts an x-kubernetes-diff object whose members are all
+// known and of their type.
+func fastDiff(x any) (*RuleDiff, bool) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	d := &RuleDiff{}
+	for k, v := range m {
+		switch k {
+		case "path":
+			ok = fastString(v, &d.Path)
+		case "keep":
+			ok = fastStrings(v, &d.Keep)
+		case "fill":
+			ok = fastStrings(v, &d.Fill)
+		case "only":
+			ok = fastStrings(v, &d.Only)
+		case "since":
+			ok = fastString(v, &d.Since)
+		default:
+			ok = false
+		}
+		if !ok {
+			return nil, false
+		}
+	}
+	return d, true
+}
+
+func fastStrings(v any, out *[]string) bool {
+	l, ok := v.([]any)
+	if !ok {
+		return false
+	}
+	res := make([]string, len(l))
+	for i, e := range l {
+		if !fastString(e, &res[i]) {
+			return false
+		}
+	}
+	*out = res
 	return true
 }
 

@@ -91,6 +91,9 @@ func apiserverView(p *Props) *Props {
 	c := p.DeepCopy()
 	walkProps(c, func(s *Props) {
 		s.XAPILifecycle, s.XUnions, s.XValidationErrors, s.XStripZero, s.XListUnique, s.XUniqueKey, s.Extra = nil, nil, nil, false, nil, "", nil
+		for i := range s.XValidations {
+			s.XValidations[i].Diff = nil // a copy (DeepCopy)
+		}
 	})
 	return c
 }

@@ -472,6 +472,32 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			b := v == "true"
 			r.OptionalOldSelf = &b
 		}
+		if _, ok := t.Arg("diff"); !ok {
+			for _, arg := range []string{"diffKeep", "diffFill", "diffOnly", "diffSince"} {
+				if _, ok := t.Arg(arg); ok {
+					g.report1(t, s, arg+" needs diff")
+					return
+				}
+			}
+		}
+		if d, ok := t.Arg("diff"); ok {
+			// x-kubernetes-diff (kdv's extension, schema.RuleDiff): the
+			// hand-written message ends with a diff of the old and new
+			// values, after copying the updatable fields across
+			if g.opts.CRD || g.opts.StandardOnly {
+				g.report1(t, s, "x-kubernetes-diff is kdv's extension of built-in kinds: not published in CRDs or with --standard-only")
+				return
+			}
+			r.Diff = &schema.RuleDiff{Path: d}
+			r.Diff.Since, _ = t.Arg("diffSince")
+			for arg, out := range map[string]*[]string{"diffKeep": &r.Diff.Keep, "diffFill": &r.Diff.Fill, "diffOnly": &r.Diff.Only} {
+				if v, ok := t.Arg(arg); ok && v != "" {
+					for _, p := range splitTopLevel(v) {
+						*out = append(*out, strings.TrimSpace(p))
+					}
+				}
+			}
+		}
 		s.rule(r)
 		pub()
 	case "validationError":
@@ -692,4 +718,34 @@ func typeOf(p *schema.Props) string {
 		return "object"
 	}
 	return p.Type
+}
+
+// splitTopLevel splits a diffKeep list at the commas outside parentheses,
+// brackets, braces and quotes: an entry's CEL condition ("<path> if
+// <expression>") may hold commas.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }

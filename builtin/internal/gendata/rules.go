@@ -3,6 +3,8 @@ package gendata
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"kdv.dev/builtin/internal/datafile"
 	"kdv.dev/cel"
@@ -61,6 +63,7 @@ func (c *ruleChecker) walk(u, r *schema.Props, path string, root bool) error {
 		return nil
 	}
 	if len(u.XValidations) > 0 {
+		u.XValidations = c.diffsSince(u.XValidations, path)
 		keep, err := c.compilable(u.XValidations, r, path, root)
 		if err != nil {
 			return err
@@ -88,6 +91,44 @@ func (c *ruleChecker) walk(u, r *schema.Props, path string, root bool) error {
 		}
 	}
 	return nil
+}
+
+// diffsSince drops the x-kubernetes-diff of rules whose Since is a later
+// release than c's (the message of an older release ends with another
+// diff, or none) and clears Since, which only the generator reads. The
+// rules are copied: the overlay's schemas may be shared between releases.
+func (c *ruleChecker) diffsSince(rules []schema.ValidationRule, path string) []schema.ValidationRule {
+	var out []schema.ValidationRule
+	for i, r := range rules {
+		if r.Diff == nil || r.Diff.Since == "" {
+			continue
+		}
+		if out == nil {
+			out = append([]schema.ValidationRule(nil), rules...)
+		}
+		d := *r.Diff
+		d.Since = ""
+		out[i].Diff = &d
+		if minor, ok := strings.CutPrefix(r.Diff.Since, "1."); !ok || atoi(minor) > c.minor {
+			// a malformed Since keeps the diff out, as a later release's
+			c.notes = append(c.notes, fmt.Sprintf("%s%s: rule %.60q: x-kubernetes-diff (since %s) left out", c.def, path, r.Rule, r.Diff.Since))
+			out[i].Diff = nil
+		}
+	}
+	if out == nil {
+		return rules
+	}
+	return out
+}
+
+// atoi is the value of a decimal number; anything else is later than
+// every release.
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 1 << 30
+	}
+	return n
 }
 
 // compilable returns the rules that compile with self of type r: all of

@@ -73,3 +73,34 @@ func TestDropUncompilable(t *testing.T) {
 		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A rule's x-kubernetes-diff with Since is kept, Since cleared, from that
+// release on, dropped before it (with a note); the rules given are not
+// changed (the overlay's schemas may be shared between releases).
+func TestDiffsSince(t *testing.T) {
+	rules := []schema.ValidationRule{
+		{Rule: "a", Diff: &schema.RuleDiff{Path: ".spec", Since: "1.34"}},
+		{Rule: "b", Diff: &schema.RuleDiff{Path: ".spec"}},
+		{Rule: "c"},
+		{Rule: "d", Diff: &schema.RuleDiff{Path: ".spec", Since: "one"}},
+	}
+	for _, tc := range []struct {
+		minor int
+		keepA bool
+	}{{33, false}, {34, true}, {37, true}} {
+		c := ruleChecker{minor: tc.minor, def: "D"}
+		got := c.diffsSince(rules, ".x")
+		if (got[0].Diff != nil) != tc.keepA || got[0].Diff != nil && got[0].Diff.Since != "" {
+			t.Errorf("1.%d: rule a diff %+v", tc.minor, got[0].Diff)
+		}
+		if got[1].Diff == nil || got[2].Diff != nil || got[3].Diff != nil {
+			t.Errorf("1.%d: %+v", tc.minor, got)
+		}
+		if wantNotes := map[bool]int{true: 1, false: 2}[tc.keepA]; len(c.notes) != wantNotes {
+			t.Errorf("1.%d: notes %q", tc.minor, c.notes)
+		}
+	}
+	if rules[0].Diff.Since != "1.34" || rules[3].Diff == nil {
+		t.Error("diffsSince changed its argument")
+	}
+}
