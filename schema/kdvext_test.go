@@ -8,7 +8,8 @@ import (
 
 // A CRD cannot declare the built-in schemas' extensions: its structural
 // schema keeps neither x-kubernetes-default-from nor
-// x-kubernetes-skip-update-validation, at any depth.
+// x-kubernetes-skip-update-validation nor x-kubernetes-reported-at, at
+// any depth.
 func TestCRDDropsBuiltInExtensions(t *testing.T) {
 	var p Props
 	if err := yaml.Unmarshal([]byte(`
@@ -20,6 +21,7 @@ properties:
     properties:
       port: {type: integer}
       targetPort: {type: integer, x-kubernetes-default-from: port}
+      taints: {type: array, items: {type: string}, x-kubernetes-reported-at: metadata.taints}
 `), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" {
+	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" || sp.Properties["taints"].XOther[XReportedAt] != "metadata.taints" {
 		t.Fatal("NewStructural should keep the extensions (the built-in path)")
 	}
 	v := &CRDVersion{Name: "v1", Schema: &CRDValidation{OpenAPIV3Schema: &p}}
@@ -41,5 +43,8 @@ properties:
 	}
 	if _, ok := spec.Properties["targetPort"].XOther[XDefaultFrom]; ok {
 		t.Error("CRD targetPort keeps x-kubernetes-default-from")
+	}
+	if r, ok := spec.Properties["taints"].XOther[XReportedAt]; ok {
+		t.Errorf("CRD taints keeps x-kubernetes-reported-at %v", r)
 	}
 }

@@ -1,7 +1,9 @@
 package validation
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -353,6 +355,9 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 	if size <= 1 {
 		return nil
 	}
+	if strings.Contains(n.uniqueKey, ",") {
+		return uniqueTupleDuplicates(w, n, x, strings.Split(n.uniqueKey, ","))
+	}
 	var seen map[scalarKey]bool
 	var errs field.ErrorList
 	for i := 0; i < size; i++ {
@@ -376,6 +381,67 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 			continue
 		}
 		e := field.Duplicate(w.path().Index(i).Child(n.uniqueKey), k.Unstructured())
+		if o, ok := n.xerr["uniqueKey"]; ok {
+			applyOverride(e, o)
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// uniqueTupleDuplicates checks an x-kubernetes-unique-key naming several
+// properties ("key,effect"), as hand-written validation keeps a set of
+// tuples seen (validateNodeTaints: "taints must be unique by key and
+// effect pair"): it reports every item whose tuple is already in it at
+// list[i], with the whole item as the value (printed as the internal Go
+// struct where its layout is known). The hand-written code compares Go
+// values, in which a missing field is its zero value: missing, null and
+// zero compare equal. Items whose properties are all missing or zero, and
+// items with a compound value there, are not compared.
+func uniqueTupleDuplicates(w *lpath, n *node, x value.Value, keys []string) field.ErrorList {
+	size := x.Len()
+	var seen map[string]bool
+	var errs field.ErrorList
+	var b strings.Builder
+	for i := 0; i < size; i++ {
+		item := x.Index(i)
+		if item.Kind() != value.KindMap {
+			continue
+		}
+		b.Reset()
+		allZero, ok := true, true
+		for _, key := range keys {
+			k, present := item.Get(key)
+			if !present || zeroScalar(k) {
+				b.WriteString("\x00z")
+				continue
+			}
+			sk, scalar := keyOf(k)
+			if !scalar {
+				ok = false
+				break
+			}
+			allZero = false
+			fmt.Fprintf(&b, "\x00%d:%v:%d:%g:%q", sk.kind, sk.b, sk.i, sk.f, sk.s)
+		}
+		if !ok || allZero {
+			continue
+		}
+		t := b.String()
+		if seen == nil {
+			seen = make(map[string]bool, size)
+		}
+		if !seen[t] {
+			seen[t] = true
+			continue
+		}
+		var bad any = item.Unstructured()
+		if n.itemGo != nil {
+			if m, isMap := bad.(map[string]any); isMap {
+				bad = n.itemGo.Print(m)
+			}
+		}
+		e := field.Duplicate(w.path().Index(i), bad)
 		if o, ok := n.xerr["uniqueKey"]; ok {
 			applyOverride(e, o)
 		}

@@ -388,6 +388,19 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.Extra[schema.XSkipValidation] = true
 		pub()
+	case "reportedAt":
+		// x-kubernetes-reported-at (kdv's extension): errors at or below
+		// the property are reported at this path (kdv.dev/schema
+		// XReportedAt).
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-reported-at is not published with --standard-only or in CRDs")
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XReportedAt] = t.Value
+		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
 			return
