@@ -369,6 +369,9 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			if value == nil {
 				value = compiled.absent
 			}
+			if compiled.literalEmpty {
+				value = ""
+			}
 			addErr(handwrittenError(curPath, value, detail, rule.Reason, compiled.target))
 			continue
 		}

@@ -455,7 +455,9 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.Reason = reasonName(v)
 		}
 		if v, ok := t.Arg("fieldPath"); ok {
-			if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
+			// "'' as .x" (kdv.dev/cel: a literal "" reported at .x) is
+			// kept as written.
+			if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") && !strings.HasPrefix(v, "''") {
 				v = "." + v
 			}
 			r.FieldPath = v
