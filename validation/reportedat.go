@@ -34,13 +34,16 @@ func reportedPaths(s *schema.Structural, at string, out []reportedPath) []report
 
 // reportAt moves each error at or below a property with
 // x-kubernetes-reported-at to the path it names. The first (outermost)
-// matching property wins.
+// matching property wins. A moved error is a copy: errors may be shared
+// (cached by the validators), and the validator is used concurrently.
 func reportAt(errs field.ErrorList, paths []reportedPath) {
-	for _, e := range errs {
+	for i, e := range errs {
 		for _, r := range paths {
 			rest, ok := strings.CutPrefix(e.Field, r.from)
 			if ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
-				e.Field = r.to + rest
+				moved := *e
+				moved.Field = r.to + rest
+				errs[i] = &moved
 				break
 			}
 		}

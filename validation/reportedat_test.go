@@ -1,6 +1,9 @@
 package validation
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestReportedAt: x-kubernetes-reported-at on a property reports every
 // error at or below it (keywords, list types, rules) at the path it names,
@@ -22,6 +25,11 @@ func TestReportedAt(t *testing.T) {
 		`metadata.taints[2].key: Invalid value: null: not x`,
 		`spec.taintsMore: Invalid value: 2: spec.taintsMore in body should be less than or equal to 1`,
 	})
+	// On update, an unchanged bad value is ratcheted into a warning, which
+	// names the reported path too.
+	old := mustJSON(t, `{"spec":{"taints":[{"key":"abc"}]}}`)
+	_, warns := v.ValidateWithWarnings(context.Background(), mustJSON(t, `{"spec":{"taints":[{"key":"abc"}]}}`), old)
+	assertSameSet(t, 1, warns, []string{`metadata.taints[0].key: Too long: may not be more than 2 bytes`})
 }
 
 // TestUniqueTuple: x-kubernetes-unique-key naming several properties keeps

@@ -214,7 +214,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	errs = append(errs, dedup(s.errs)...)
 	var warnings []string
 	if len(s.warns) > 0 {
-		for _, e := range dedup(s.warns) {
+		warns := dedup(s.warns)
+		reportAt(warns, v.reported)
+		for _, e := range warns {
 			warnings = append(warnings, e.Error())
 		}
 	}
