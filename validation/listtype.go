@@ -356,7 +356,19 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 		return nil
 	}
 	if strings.Contains(n.uniqueKey, ",") {
-		return uniqueTupleDuplicates(w, n, x, strings.Split(n.uniqueKey, ","))
+		if n.maxItems != nil && int64(size) > *n.maxItems {
+			// validation-gen's maxItems short-circuits its uniqueness
+			// check (MarkShortCircuit); hand-written tuples have no
+			// maxItems.
+			return nil
+		}
+		var keys []string
+		for _, k := range strings.Split(n.uniqueKey, ",") {
+			if k != "" {
+				keys = append(keys, k)
+			}
+		}
+		return uniqueTupleDuplicates(w, n, x, keys)
 	}
 	var seen map[scalarKey]bool
 	var errs field.ErrorList
@@ -389,15 +401,15 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 	return errs
 }
 
-// uniqueTupleDuplicates checks an x-kubernetes-unique-key naming several
-// properties ("key,effect"), as hand-written validation keeps a set of
-// tuples seen (validateNodeTaints: "taints must be unique by key and
-// effect pair"): it reports every item whose tuple is already in it at
-// list[i], with the whole item as the value (printed as the internal Go
-// struct where its layout is known). The hand-written code compares Go
-// values, in which a missing field is its zero value: missing, null and
-// zero compare equal. Items whose properties are all missing or zero, and
-// items with a compound value there, are not compared.
+// uniqueTupleDuplicates checks an x-kubernetes-unique-key naming a tuple of
+// properties ("key,effect"; "name," is a tuple of one), as hand-written
+// validation keeps a set of tuples seen (validateNodeTaints: "taints must
+// be unique by key and effect pair") and validation-gen's ValSliceUnique
+// compares list-map keys: it reports every item whose tuple is already in
+// it at list[i], with the whole item as the value (printed as the internal
+// Go struct where its layout is known). Both compare Go values, in which a
+// missing field is its zero value: missing, null and zero compare equal.
+// Items with a compound value there are not compared.
 func uniqueTupleDuplicates(w *lpath, n *node, x value.Value, keys []string) field.ErrorList {
 	size := x.Len()
 	var seen map[string]bool
@@ -409,7 +421,7 @@ func uniqueTupleDuplicates(w *lpath, n *node, x value.Value, keys []string) fiel
 			continue
 		}
 		b.Reset()
-		allZero, ok := true, true
+		ok := true
 		for _, key := range keys {
 			k, present := item.Get(key)
 			if !present || zeroScalar(k) {
@@ -421,10 +433,9 @@ func uniqueTupleDuplicates(w *lpath, n *node, x value.Value, keys []string) fiel
 				ok = false
 				break
 			}
-			allZero = false
 			fmt.Fprintf(&b, "\x00%d:%v:%d:%g:%q", sk.kind, sk.b, sk.i, sk.f, sk.s)
 		}
-		if !ok || allZero {
+		if !ok {
 			continue
 		}
 		t := b.String()

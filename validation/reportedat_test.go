@@ -35,7 +35,7 @@ func TestReportedAt(t *testing.T) {
 // TestUniqueTuple: x-kubernetes-unique-key naming several properties keeps
 // a set of tuples, as validateNodeTaints keeps (key, effect) pairs: every
 // repeat is reported at list[i] with the whole item; missing and "" compare
-// equal; items with none of the properties are not compared.
+// equal, so two items with none of the properties are duplicates too.
 func TestUniqueTuple(t *testing.T) {
 	v := mustValidator(t, `{"type":"object","properties":{
 		"taints":{"type":"array","x-kubernetes-unique-key":"key,effect",
@@ -48,5 +48,22 @@ func TestUniqueTuple(t *testing.T) {
 		`taints[2]: Duplicate value: {"effect":"E","key":"a","value":"2"}: taints must be unique by key and effect pair`,
 		`taints[3]: Duplicate value: {"effect":"E","key":"a"}: taints must be unique by key and effect pair`,
 		`taints[5]: Duplicate value: {"effect":"E","key":""}: taints must be unique by key and effect pair`,
+		`taints[7]: Duplicate value: {}: taints must be unique by key and effect pair`,
+	})
+}
+
+// TestUniqueTupleOfOne: "name," is a tuple of one key (validation-gen's
+// +k8s:unique=map on an atomic list, ValSliceUnique): every repeat at
+// list[i] with the item, not at list[i].name; over maxItems only the
+// maxItems error, as validation-gen's maxItems short-circuits.
+func TestUniqueTupleOfOne(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{
+		"requests":{"type":"array","maxItems":3,"x-kubernetes-unique-key":"name,",
+			"items":{"type":"object","properties":{"name":{"type":"string"},"count":{"type":"integer"}}}}}}`, Options{BuiltIn: true})
+	assertSameSet(t, 0, errStrings(t, v, mustJSON(t, `{"requests":[{"name":"a","count":1},{"name":"b"},{"name":"a","count":2}]}`), nil), []string{
+		`requests[2]: Duplicate value: {"count":2,"name":"a"}`,
+	})
+	assertSameSet(t, 1, errStrings(t, v, mustJSON(t, `{"requests":[{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a"}]}`), nil), []string{
+		`requests: Too many: 4: must have at most 3 items`,
 	})
 }
