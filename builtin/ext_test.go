@@ -13,7 +13,8 @@ import (
 // targetPort), +skipUpdateValidation (x-kubernetes-skip-update-validation,
 // ValidateResourceClaimUpdate) and +noEnum (the +enum of a type whose
 // values the hand-written validation checks itself: ResourceQuota scopes
-// and scope selector operators, on fields and on list items alike).
+// and scope selector operators, on fields and on list items alike),
+// +reportedAt (x-kubernetes-reported-at) and tuples of unique keys.
 func TestOverlayExtensions(t *testing.T) {
 	for _, minor := range Versions() {
 		svc, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "Service"})
@@ -51,6 +52,30 @@ func TestOverlayExtensions(t *testing.T) {
 		} {
 			if n.ValueValidation != nil && len(n.ValueValidation.Enum) > 0 {
 				t.Errorf("1.%d %s: enum %v, want none", minor, name, n.ValueValidation.Enum)
+			}
+		}
+		// +reportedAt and a +uniqueKey tuple: ValidateNode's taints at
+		// metadata.taints, unique by (key, effect)
+		node, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "Node"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		taints := node.Properties["spec"].Properties["taints"]
+		if got := taints.ReportedAt(); got != "metadata.taints" {
+			t.Errorf("1.%d NodeSpec.taints: %s = %q, want metadata.taints", minor, schema.XReportedAt, got)
+		}
+		if taints.XUniqueKey != "key,effect" {
+			t.Errorf("1.%d NodeSpec.taints: unique key %q, want key,effect", minor, taints.XUniqueKey)
+		}
+		// validation-gen's +k8s:unique=map on an atomic list (1.37:
+		// DeviceClaim.requests, keyed by name) is a tuple of one key
+		if minor >= 37 {
+			rc, err := Lookup(minor, schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rc.Properties["spec"].Properties["devices"].Properties["requests"].XUniqueKey; got != "name," {
+				t.Errorf("1.%d DeviceClaim.requests: unique key %q, want name,", minor, got)
 			}
 		}
 		// other +enum types keep theirs

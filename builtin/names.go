@@ -304,6 +304,20 @@ var metaOnUpdate = map[k8sschema.GroupKind]bool{
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
 	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:                                 true,
 	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}:                         true,
+	// ValidateCSINodeUpdate, ValidateFlowSchemaUpdate,
+	// ValidateMutatingAdmissionPolicy(Binding)Update,
+	// ValidateClusterTrustBundleUpdate and ValidateVolumeAttributesClassUpdate
+	// call the create-time validation; the CSIStorageCapacity strategy's
+	// ValidateUpdate calls ValidateCSIStorageCapacity too. Checked against
+	// the reference with generateName "Bad_Prefix-" on an update, changed
+	// or not (no ratcheting: the whole ObjectMeta is validated again).
+	{Group: "storage.k8s.io", Kind: "CSINode"}:                                      true,
+	{Group: "storage.k8s.io", Kind: "CSIStorageCapacity"}:                           true,
+	{Group: "storage.k8s.io", Kind: "VolumeAttributesClass"}:                        true,
+	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}:                      true,
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                     true,
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"}:        true,
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}: true,
 }
 
 // NameGeneratedOnCreate reports whether the registry of the built-in kind

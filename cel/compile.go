@@ -57,6 +57,9 @@ type compilationResult struct {
 	// diff, of a built-in rule with x-kubernetes-diff, appends the diff
 	// of the old and new values to the message (diff.go).
 	diff *ruleDiff
+	// literalEmpty: the fieldPath's value path is '' ("'' as .x"): the
+	// bad value is the string "" wherever the rule reports.
+	literalEmpty bool
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -402,6 +405,13 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 		// bad value: field.Invalid(fldPath.Child("localhostProfile"),
 		// profile, ...))
 		res.normalizedFieldPath, res.target = report, s
+		return
+	}
+	if report != "" && fp == "''" {
+		// "'' as .x": the bad value is the literal "", reported at .x
+		// (hand-written code that prints a constant instead of the value
+		// it checks: validateV1EventSeries's field.Invalid(..., "", ...))
+		res.normalizedFieldPath, res.target, res.literalEmpty = report, s, true
 		return
 	}
 	if p, ok := parseEachPath(fp, s); ok && builtIn {

@@ -45,6 +45,9 @@ import (
 // by the index of the corresponding wildcard of the value path, in order.
 // ".accessModes[*] as .accessModes" reports each bad mode at the list;
 // ". as .localhostProfile" reports self, the whole object, at a field.
+// "'' as .type" reports the literal "" as the bad value, as hand-written
+// code that prints a constant instead of the value it checks
+// (ValidateEventCreate: field.Invalid(field.NewPath("type"), "", ...)).
 
 // cutReportedPath splits "<value path> as <reported path>"; report is the
 // reported path without its leading dot. ok is false for a plain fieldPath.

@@ -152,7 +152,8 @@ func TestEachFieldPathOldSelf(t *testing.T) {
 // spec.accessModes (field.NotSupported(fldPath.Child("accessModes"), mode,
 // ...)) and a missing storage request at spec.resources[storage]
 // (fldPath.Child("resources").Key("storage")); ValidateNode reports taints
-// at metadata.taints[i] (a wildcard in both halves keeps the item's index).
+// at metadata.taints[i] (a wildcard in both halves keeps the item's index);
+// an empty string literal as the value path reports "" (ValidateEventCreate).
 func TestReportedFieldPath(t *testing.T) {
 	s := yamlSchema(t, `
 		type: object
@@ -172,8 +173,9 @@ func TestReportedFieldPath(t *testing.T) {
 		      type: object
 		      properties:
 		        effect: {type: string}
+		  type: {type: string}
 	`)
-	notSupported, required := "FieldValueNotSupported", "FieldValueRequired"
+	notSupported, required, invalid := "FieldValueNotSupported", "FieldValueRequired", "FieldValueInvalid"
 	s.XValidations = []schema.ValidationRule{{
 		Rule:      "self.?accessModes.orValue([]).all(m, m in ['ReadWriteOnce', 'ReadOnlyMany'])",
 		Message:   `supported values: "ReadOnlyMany", "ReadWriteOnce"`,
@@ -189,6 +191,12 @@ func TestReportedFieldPath(t *testing.T) {
 		Reason:    &required,
 		Message:   "Required value",
 		FieldPath: ".taints[*].effect as .metadata.taints[*].effect",
+	}, {
+		// field.Invalid(field.NewPath("type"), "", ...) in ValidateEventCreate
+		Rule:      "self.?type.orValue('Normal') == 'Normal'",
+		Reason:    &invalid,
+		Message:   "has invalid value",
+		FieldPath: "'' as .eventType",
 	}}
 	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
 	if len(errs) > 0 {
@@ -198,12 +206,13 @@ func TestReportedFieldPath(t *testing.T) {
 		name, obj string
 		want      []string
 	}{
-		{"valid", `{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, taints: [{effect: NoSchedule}]}`, nil},
-		{"invalid", `{accessModes: [ReadWriteOnce, Bad, Worse], resources: {}, taints: [{effect: NoSchedule}, {}]}`, []string{
+		{"valid", `{accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, taints: [{effect: NoSchedule}], type: Normal}`, nil},
+		{"invalid", `{accessModes: [ReadWriteOnce, Bad, Worse], resources: {}, taints: [{effect: NoSchedule}, {}], type: Warning}`, []string{
 			`spec.accessModes: Unsupported value: "Bad": supported values: "ReadOnlyMany", "ReadWriteOnce"`,
 			`spec.accessModes: Unsupported value: "Worse": supported values: "ReadOnlyMany", "ReadWriteOnce"`,
 			`spec.resources[storage]: Required value`,
 			`spec.metadata.taints[1].effect: Required value`,
+			`spec.eventType: Invalid value: "": has invalid value`,
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

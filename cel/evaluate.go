@@ -406,6 +406,9 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					value = compiled.absent
 				}
 			}
+			if compiled.literalEmpty {
+				value = ""
+			}
 			addErr(handwrittenError(curPath, value, detail, rule.Reason, compiled.target))
 			continue
 		}

@@ -29,7 +29,25 @@ const (
 	// 1.33 validate no StatefulSet pod template beyond its labels) puts it
 	// on the property for that release only (an overlay "releases" line).
 	XSkipValidation = "x-kubernetes-skip-validation"
+	// XReportedAt (a path as field.Path prints it, from the object's root,
+	// on a property reached from the root through properties only) reports
+	// every error at or below the property at that path instead: the
+	// hand-written validation of some kinds names another path than the
+	// value's (ValidateNode checks spec.taints at metadata.taints, the
+	// path of the taints annotation of old), so schema keywords, list
+	// types and rules alike report there (kdv.dev/validation).
+	XReportedAt = "x-kubernetes-reported-at"
 )
+
+// ReportedAt returns the path s's errors are reported at (XReportedAt), ""
+// for its own.
+func (s *Structural) ReportedAt() string {
+	if s == nil {
+		return ""
+	}
+	p, _ := s.XOther[XReportedAt].(string)
+	return p
+}
 
 // SkipsValidation reports whether s carries XSkipValidation.
 func (s *Structural) SkipsValidation() bool {
@@ -50,7 +68,7 @@ func (s *Structural) SkipsUpdateValidation() bool {
 }
 
 // dropBuiltInExtensions removes XDefaultFrom, XDefaultExpression,
-// XSkipUpdateValidation and XSkipValidation, and the rules'
+// XSkipUpdateValidation, XSkipValidation and XReportedAt, and the rules'
 // x-kubernetes-diff, from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
 // keys, so the apiserver refuses or prunes them from a CRD (the unknown
 // field checks report them), and kdv must not act on them there.
@@ -72,6 +90,7 @@ func dropBuiltInExtensions(s *Structural) {
 			break
 		}
 	}
+	delete(s.XOther, XReportedAt)
 	dropBuiltInExtensions(s.Items)
 	for k, p := range s.Properties {
 		dropBuiltInExtensions(&p)

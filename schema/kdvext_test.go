@@ -8,8 +8,8 @@ import (
 
 // A CRD cannot declare the built-in schemas' extensions: its structural
 // schema keeps neither x-kubernetes-default-from nor
-// x-kubernetes-skip-update-validation, at any depth, nor a rule's
-// x-kubernetes-diff.
+// x-kubernetes-skip-update-validation nor x-kubernetes-reported-at, at
+// any depth, nor a rule's x-kubernetes-diff.
 func TestCRDDropsBuiltInExtensions(t *testing.T) {
 	var p Props
 	if err := yaml.Unmarshal([]byte(`
@@ -25,6 +25,7 @@ properties:
       port: {type: integer}
       targetPort: {type: integer, x-kubernetes-default-from: port}
       policy: {type: string, x-kubernetes-default-expression: "'Always'"}
+      taints: {type: array, items: {type: string}, x-kubernetes-reported-at: metadata.taints}
 `), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" ||
+	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" || sp.Properties["taints"].XOther[XReportedAt] != "metadata.taints" ||
 		len(sp.XValidations) != 1 || sp.XValidations[0].Diff == nil || sp.XValidations[0].Diff.Path != ".port" {
 		t.Fatal("NewStructural should keep the extensions (the built-in path)")
 	}
@@ -59,6 +60,9 @@ properties:
 	}
 	if p.Properties["spec"].XValidations[0].Diff == nil {
 		t.Error("the CRD's Props lost x-kubernetes-diff (shared slice changed)")
+	}
+	if r, ok := spec.Properties["taints"].XOther[XReportedAt]; ok {
+		t.Errorf("CRD taints keeps x-kubernetes-reported-at %v", r)
 	}
 }
 

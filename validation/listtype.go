@@ -1,7 +1,9 @@
 package validation
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -353,6 +355,21 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 	if size <= 1 {
 		return nil
 	}
+	if strings.Contains(n.uniqueKey, ",") {
+		if n.maxItems != nil && int64(size) > *n.maxItems {
+			// validation-gen's maxItems short-circuits its uniqueness
+			// check (MarkShortCircuit); hand-written tuples have no
+			// maxItems.
+			return nil
+		}
+		var keys []string
+		for _, k := range strings.Split(n.uniqueKey, ",") {
+			if k != "" {
+				keys = append(keys, k)
+			}
+		}
+		return uniqueTupleDuplicates(w, n, x, keys)
+	}
 	var seen map[scalarKey]bool
 	var errs field.ErrorList
 	for i := 0; i < size; i++ {
@@ -376,6 +393,66 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 			continue
 		}
 		e := field.Duplicate(w.path().Index(i).Child(n.uniqueKey), k.Unstructured())
+		if o, ok := n.xerr["uniqueKey"]; ok {
+			applyOverride(e, o)
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// uniqueTupleDuplicates checks an x-kubernetes-unique-key naming a tuple of
+// properties ("key,effect"; "name," is a tuple of one), as hand-written
+// validation keeps a set of tuples seen (validateNodeTaints: "taints must
+// be unique by key and effect pair") and validation-gen's ValSliceUnique
+// compares list-map keys: it reports every item whose tuple is already in
+// it at list[i], with the whole item as the value (printed as the internal
+// Go struct where its layout is known). Both compare Go values, in which a
+// missing field is its zero value: missing, null and zero compare equal.
+// Items with a compound value there are not compared.
+func uniqueTupleDuplicates(w *lpath, n *node, x value.Value, keys []string) field.ErrorList {
+	size := x.Len()
+	var seen map[string]bool
+	var errs field.ErrorList
+	var b strings.Builder
+	for i := 0; i < size; i++ {
+		item := x.Index(i)
+		if item.Kind() != value.KindMap {
+			continue
+		}
+		b.Reset()
+		ok := true
+		for _, key := range keys {
+			k, present := item.Get(key)
+			if !present || zeroScalar(k) {
+				b.WriteString("\x00z")
+				continue
+			}
+			sk, scalar := keyOf(k)
+			if !scalar {
+				ok = false
+				break
+			}
+			fmt.Fprintf(&b, "\x00%d:%v:%d:%g:%q", sk.kind, sk.b, sk.i, sk.f, sk.s)
+		}
+		if !ok {
+			continue
+		}
+		t := b.String()
+		if seen == nil {
+			seen = make(map[string]bool, size)
+		}
+		if !seen[t] {
+			seen[t] = true
+			continue
+		}
+		var bad any = item.Unstructured()
+		if n.itemGo != nil {
+			if m, isMap := bad.(map[string]any); isMap {
+				bad = n.itemGo.Print(m)
+			}
+		}
+		e := field.Duplicate(w.path().Index(i), bad)
 		if o, ok := n.xerr["uniqueKey"]; ok {
 			applyOverride(e, o)
 		}

@@ -143,6 +143,9 @@ type Validator struct {
 	opts Options
 	root *node
 	cel  *cel.Validator // nil without rules or with SkipCEL
+	// reported: the x-kubernetes-reported-at of a built-in resource's
+	// properties (nil for custom resources, whose CRDs cannot carry it).
+	reported []reportedPath
 }
 
 // New compiles s. It fails for schemas it cannot compile (nesting beyond
@@ -164,6 +167,9 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 		root = &node{}
 	}
 	v := &Validator{opts: opts, root: root}
+	if opts.BuiltIn && opts.FieldPath == nil {
+		v.reported = reportedPaths(s, "", nil)
+	}
 	if s != nil && !opts.SkipCEL && hasRules(s) {
 		// Compile-time (CRD) errors are schema.Check's business; broken
 		// rules are reported at evaluation time, as the apiserver does.
@@ -208,7 +214,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	errs = append(errs, dedup(s.errs)...)
 	var warnings []string
 	if len(s.warns) > 0 {
-		for _, e := range dedup(s.warns) {
+		warns := dedup(s.warns)
+		reportAt(warns, v.reported)
+		for _, e := range warns {
 			warnings = append(warnings, e.Error())
 		}
 	}
@@ -246,6 +254,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	}
 	if len(common) > 0 {
 		errs = append(common, errs...)
+	}
+	if len(v.reported) > 0 {
+		reportAt(errs, v.reported)
 	}
 	if v.opts.BuiltIn && len(errs) > 1 {
 		errs = withoutRepeats(errs)

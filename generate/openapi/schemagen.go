@@ -185,6 +185,7 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	for _, tg := range u.tags {
 		g.apply(tg, site)
 	}
+	site.finishUnique()
 	site.markListUnique()
 	// A zero value is unset where Go decoding cannot tell it from a
 	// missing field and nothing requires it present: optional fields, and

@@ -24,6 +24,9 @@ type tagSite struct {
 	// of set or map that is not lifecycle-wrapped: the apiserver enforces
 	// that list's uniqueness by default (see Options.ListUniqueFromTags).
 	uniqueEnforced bool
+	// uniqueMap records a validation-gen +k8s:unique=map on a list of
+	// another list type (atomic), published by finishUnique.
+	uniqueMap bool
 }
 
 func (s *tagSite) name() string {
@@ -407,6 +410,19 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.Extra[schema.XSkipValidation] = true
 		pub()
+	case "reportedAt":
+		// x-kubernetes-reported-at (kdv's extension): errors at or below
+		// the property are reported at this path (kdv.dev/schema
+		// XReportedAt).
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-reported-at is not published with --standard-only or in CRDs")
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XReportedAt] = t.Value
+		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
 			return
@@ -422,6 +438,11 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		case s.target.XListType == nil:
 			s.target.XListType = strPtr(t.Value)
 		case *s.target.XListType == t.Value:
+		case t.Value == "map" && !g.opts.StandardOnly && !g.opts.CRD:
+			// validation-gen's ValSliceUnique on the list-map keys,
+			// reported per item: x-kubernetes-unique-key once the keys are
+			// known (finishUnique)
+			s.uniqueMap = true
 		default:
 			s.rule(uniqueRule(t.Value, s.target.XListMapKeys))
 		}
@@ -461,9 +482,9 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.Reason = reasonName(v)
 		}
 		if v, ok := t.Arg("fieldPath"); ok {
-			// "-" and "- as .x" (kdv.dev/cel, built-in rules): the
-			// error carries no value; kept as written
-			if v != "-" && !strings.HasPrefix(v, "- as .") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") {
+			// "-" and "- as .x" (no value), "'' as .x" (a literal ""
+			// reported at .x): kdv.dev/cel built-in rules, kept as written
+			if v != "-" && !strings.HasPrefix(v, "- as .") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") && !strings.HasPrefix(v, "''") {
 				v = "." + v
 			}
 			r.FieldPath = v
@@ -681,6 +702,29 @@ func (s *tagSite) noteUnique(t *idl.Tag) {
 	if t.Syntax == idl.SyntaxK8s && s.g.wrapped == "" && (t.Value == "set" || t.Value == "map") {
 		s.uniqueEnforced = true
 	}
+}
+
+// finishUnique publishes a validation-gen +k8s:unique=map on an atomic list
+// (validate.ValSliceUnique comparing the list-map keys: every later item
+// whose keys equal an earlier one's is a field.Duplicate at list[i], the
+// item its value) as x-kubernetes-unique-key naming the keys as a tuple
+// ("name," for one key: kdv.dev/validation reports a tuple at the item).
+// Without keys, or with a +uniqueKey of the overlay already there, it is a
+// rule on the whole list, as before.
+func (s *tagSite) finishUnique() {
+	if !s.uniqueMap {
+		return
+	}
+	keys := s.target.XListMapKeys
+	if len(keys) == 0 || s.target.XUniqueKey != "" {
+		s.rule(uniqueRule("map", keys))
+		return
+	}
+	k := strings.Join(keys, ",")
+	if len(keys) == 1 {
+		k += ","
+	}
+	s.target.XUniqueKey = k
 }
 
 // markListUnique publishes x-kubernetes-list-unique: false on a set or map
