@@ -102,14 +102,14 @@ metadata: {name: exempt}
 spec:
   type: Exempt
   limited: {nominalConcurrencyShares: 1, limitResponse: {type: Reject}}
-`, want: []string{"spec.limited: Forbidden: may only be specified when `type` is Limited"}},
+`, want: []string{"spec of 'exempt' except the 'spec.exempt' field must equal the fixed value", "spec.limited: Forbidden"}},
 		{name: "mode discriminator, required member", obj: `
 apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: PriorityLevelConfiguration
 metadata: {name: p}
 spec:
   type: Limited
-`, want: []string{"spec.limited: Required value: must be specified when `type` is \"Limited\""}},
+`, want: []string{"spec.limited: Required value"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

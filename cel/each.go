@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/google/cel-go/common/types"
@@ -201,7 +202,7 @@ func (p eachPath) bindings(obj any) []eachBinding {
 // old object (only self is restricted), as optional when the rule has
 // optionalOldSelf: a rule like "(oldSelf.hasValue() && <old allows it>) ||
 // <check of each item>" fails on the same items as without oldSelf.
-func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *field.Path, obj, oldObj any, optionalOldSelf bool, detail string, reason *string) field.ErrorList {
+func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *field.Path, obj, oldObj any, optionalOldSelf bool, detail, messageExpression string, reason *string) field.ErrorList {
 	var errs field.ErrorList
 	for _, b := range compiled.each.bindings(obj) {
 		act, optAct := n.activations(b.self, oldObj, e.toVal)
@@ -211,6 +212,19 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 		v, _, err := compiled.fast.prog.Eval(act)
 		if err != nil || v != types.False {
 			continue
+		}
+		d := detail
+		if compiled.messageExpression != nil {
+			// the message of this item: the expression sees the same
+			// restriction ("found new scheduling gate 'b'" at
+			// schedulingGates[1].name); built-in rules are unmetered
+			m := messageEval{ctx: e.ctx, src: messageExpression, act: act, remaining: math.MaxInt64, tracked: compiled.messageExpression}
+			if plan := compiled.fast.get(); plan != nil && plan.msgOK {
+				m.untracked, m.cost = plan.msgProg, plan.msgCost
+			}
+			if msg, _, merr := m.eval(); merr == nil {
+				d = msg
+			}
 		}
 		p := b.path
 		if compiled.each.report != "" {
@@ -224,7 +238,7 @@ func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *f
 		if value == nil {
 			value = compiled.absent
 		}
-		errs = append(errs, handwrittenError(p, value, detail, reason, compiled.target))
+		errs = append(errs, handwrittenError(p, value, d, reason, compiled.target))
 	}
 	return errs
 }

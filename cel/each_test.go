@@ -284,3 +284,46 @@ func TestEachFieldPathFlat(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestEachFieldPathMessageExpression: a wildcard rule's messageExpression is
+// evaluated on each item's restriction, so each error names its own item,
+// as validateOnlyDeletedSchedulingGates does (reference,
+// bench/cmd/builtin-verdict, Kubernetes 1.37, a Pod update adding gates b
+// and c to a: spec.schedulingGates[1].name: Forbidden: only deletion is
+// allowed, but found new scheduling gate 'b', and [2] ... 'c').
+func TestEachFieldPathMessageExpression(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  schedulingGates:
+		    type: array
+		    items:
+		      type: object
+		      properties:
+		        name: {type: string}
+	`)
+	reason := "FieldValueForbidden"
+	s.XValidations = []schema.ValidationRule{{
+		Rule:              "self.?schedulingGates.orValue([]).all(g, oldSelf.?schedulingGates.orValue([]).exists(o, o.name == g.name))",
+		MessageExpression: `"only deletion is allowed, but found new scheduling gate '" + self.schedulingGates.filter(g, !oldSelf.?schedulingGates.orValue([]).exists(o, o.name == g.name))[0].name + "'"`,
+		Reason:            &reason,
+		FieldPath:         ".schedulingGates[*].name",
+	}}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"),
+		yamlObj(t, `schedulingGates: [{name: a}, {name: b}, {name: c}]`), yamlObj(t, `schedulingGates: [{name: a}]`), RuntimeCELCostBudget)
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, e.Error())
+	}
+	want := []string{
+		`spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'b'`,
+		`spec.schedulingGates[2].name: Forbidden: only deletion is allowed, but found new scheduling gate 'c'`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}

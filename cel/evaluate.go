@@ -388,7 +388,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		}
 		if e.builtIn {
 			if compiled.each != nil {
-				if each := e.eachErrors(n, compiled, fldPath, obj, oldObj, optionalOldSelf, detail, rule.Reason); len(each) > 0 {
+				if each := e.eachErrors(n, compiled, fldPath, obj, oldObj, optionalOldSelf, detail, rule.MessageExpression, rule.Reason); len(each) > 0 {
 					for _, fe := range each {
 						addErr(fe)
 					}

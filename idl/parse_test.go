@@ -33,6 +33,7 @@ func TestParseTagK8s(t *testing.T) {
 		{`+k8s:ifMode("Queue")=+k8s:required`, `ifMode("Queue")=+required`},
 		{`+k8s:member("Queue")=+k8s:required`, `ifMode("Queue")=+required`},
 		{`+k8s:discriminator`, `modeDiscriminator`},
+		{`+k8s:eachVal=+validationError(keyword: "enum", message: "supported values: \"A\"")`, `eachVal=+validationError(keyword: "enum", message: "supported values: \"A\"")`},
 	}
 	for _, tt := range tests {
 		tg, err := ParseTag(tt.in, token.Position{})

@@ -123,6 +123,10 @@ var k8sNames = map[string]string{
 	"opaqueType": "opaqueType", "customUnique": "customUnique",
 	"dependentRequired": "dependentRequired", "dependentForbidden": "dependentForbidden",
 	"neq": "neq", "enumExclude": "enumExclude",
+	// kdv's x-kubernetes-validation-errors in validation-gen's syntax, so
+	// that it can be chained: +k8s:eachVal=+validationError(keyword: "enum",
+	// message: "...") words the items' keyword.
+	"validationError": "validationError",
 	// Kubernetes 1.36's validation-gen names of modeDiscriminator / ifMode.
 	"discriminator": "modeDiscriminator", "member": "ifMode",
 }

@@ -63,11 +63,16 @@ type Site struct {
 
 // Rule is what one overlay entry declares, for matching.
 type Rule struct {
-	Funcs   []string // functions its source line cites
-	Type    string   // error type it reports
-	Field   string   // field it reports on ("" = the type's own path)
-	Message string   // its message, "" when none
-	Pos     string   // overlay file:line
+	Funcs []string // functions its source line cites
+	// Package is the directory of the k8s.io/kubernetes file its source
+	// line cites (pkg/apis/admissionregistration/validation), "" when it
+	// cites another module: functions of the same name in two packages
+	// (convertCELErrorToValidationError) are different sites.
+	Package string
+	Type    string // error type it reports
+	Field   string // field it reports on ("" = the type's own path)
+	Message string // its message, "" when none
+	Pos     string // overlay file:line
 }
 
 // Scope names the packages to scan and the entry points of the kinds in
@@ -375,7 +380,7 @@ func Rules(overlays []*idl.Overlay) []Rule {
 			for t.Name == "eachVal" && t.Payload != nil {
 				t = t.Payload
 			}
-			r := Rule{Funcs: citedFuncs(t.Source), Field: e.Field, Pos: fmt.Sprintf("%s:%d", filepath.Base(o.Name), t.Pos.Line)}
+			r := Rule{Funcs: citedFuncs(t.Source), Package: citedPackage(t.Source), Field: e.Field, Pos: fmt.Sprintf("%s:%d", filepath.Base(o.Name), t.Pos.Line)}
 			kw := t.Name
 			switch t.Name {
 			case "validationError":
@@ -460,6 +465,14 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				r.Message = ""
 			}
 			out = append(out, r)
+			if t.Name == "format" && r.Type == "Invalid" {
+				// a named format is Go code mirroring its function,
+				// length bound included (field.TooLong, as
+				// k8s-trust-bundle's 1 MiB)
+				tl := r
+				tl.Type, tl.Message = "TooLong", ""
+				out = append(out, tl)
+			}
 		}
 	}
 	return out
@@ -510,14 +523,39 @@ func citedFuncs(source string) []string {
 	return out
 }
 
+// citedPackage returns the directory of the k8s.io/kubernetes file a
+// source line cites ("k8s.io/kubernetes pkg/apis/core/validation/validation.go
+// F" gives pkg/apis/core/validation), or "" for other modules.
+func citedPackage(source string) string {
+	f := strings.Fields(source)
+	if len(f) < 2 || f[0] != "k8s.io/kubernetes" || !strings.HasSuffix(f[1], ".go") {
+		return ""
+	}
+	return filepath.ToSlash(filepath.Dir(f[1]))
+}
+
 // Match marks each site declared by the first rule that cites its
-// function with the same error type, field and (when both are literal)
+// function (in its package, when the name is defined in several and the
+// rule's source names a k8s.io/kubernetes file) with the same error type, field and (when both are literal)
 // detail, or excepted by exceptions ("Func Type field" keys).
 func Match(sites []Site, rules []Rule, exceptions map[string]string) {
+	// functions of the same name in several packages: a rule declares the
+	// one of the package its source cites (others are cited by name from
+	// any package's file: core's helpers called by storage, ...)
+	pkgs := map[string]map[string]bool{}
+	for _, s := range sites {
+		if pkgs[s.Func] == nil {
+			pkgs[s.Func] = map[string]bool{}
+		}
+		pkgs[s.Func][s.Package] = true
+	}
 	for i := range sites {
 		s := &sites[i]
 		for _, r := range rules {
 			if r.Type != s.Type || !contains(r.Funcs, s.Func) {
+				continue
+			}
+			if len(pkgs[s.Func]) > 1 && r.Package != "" && r.Package != s.Package {
 				continue
 			}
 			if r.Field != "" && s.Field != "" && r.Field != s.Field {

@@ -37,34 +37,38 @@ PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidd
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 10 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" {
+	if len(rules) != 10 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
-		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
-		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "replicas", Detail: "must be less than or equal to %d when x"},
-		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "selector", Detail: "empty selector is invalid for deployment"},
-		{Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "selector", Detail: "invalid label selector"},
-		{Func: "ValidateDeploymentSpec", Type: "Required", Field: "selector"},
-		{Func: "validateContainerPorts", Type: "Duplicate", Field: "name"},
-		{Func: "validateProbe", Type: "Invalid", Field: "port"},
-		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data is mandatory"},
-		{Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data must be a valid JSON object"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "replicas", Detail: "must be less than or equal to %d when x"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "selector", Detail: "empty selector is invalid for deployment"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateDeploymentSpec", Type: "Invalid", Field: "selector", Detail: "invalid label selector"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateDeploymentSpec", Type: "Required", Field: "selector"},
+		{Package: "pkg/apis/core/validation", Func: "validateContainerPorts", Type: "Duplicate", Field: "name"},
+		{Package: "pkg/apis/core/validation", Func: "validateProbe", Type: "Invalid", Field: "port"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data is mandatory"},
+		{Package: "pkg/apis/apps/validation", Func: "ValidateControllerRevisionCreate", Type: "Required", Field: "data", Detail: "data must be a valid JSON object"},
 		// a rule on the items of a list declares its payload's site
-		{Func: "validateInitContainers", Type: "Forbidden", Field: "lifecycle", Detail: "may not be set"},
+		{Package: "pkg/apis/core/validation", Func: "validateInitContainers", Type: "Forbidden", Field: "lifecycle", Detail: "may not be set"},
 		// a wildcard fieldPath reports at the list's items
-		{Func: "ValidateServiceClusterIPsRelatedFields", Type: "Invalid", Field: "clusterIPs", Detail: "must be a valid IP address"},
+		{Package: "pkg/apis/core/validation", Func: "ValidateServiceClusterIPsRelatedFields", Type: "Invalid", Field: "clusterIPs", Detail: "must be a valid IP address"},
 		// a set reports repeated items as Duplicate; a map declares nothing
-		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "values"},
-		{Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "other"},
+		{Package: "pkg/apis/core/validation", Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "values"},
+		{Package: "pkg/apis/core/validation", Func: "validateTopologySelectorLabelRequirement", Type: "Duplicate", Field: "other"},
 		// a map key's path reports at the map
-		{Func: "validateService", Type: "Invalid", Field: "annotations", Detail: "must match"},
+		{Package: "pkg/apis/core/validation", Func: "validateService", Type: "Invalid", Field: "annotations", Detail: "must match"},
 		// "<value path> as <reported path>" reports at the reported path
-		{Func: "ValidatePersistentVolumeClaimSpec", Type: "Required", Field: "resources"},
-		{Func: "ValidatePersistentVolumeClaimSpec", Type: "Forbidden", Field: "persistentvolumesource", Detail: "gone"},
+		{Package: "pkg/apis/core/validation", Func: "ValidatePersistentVolumeClaimSpec", Type: "Required", Field: "resources"},
+		{Package: "pkg/apis/core/validation", Func: "ValidatePersistentVolumeClaimSpec", Type: "Forbidden", Field: "persistentvolumesource", Detail: "gone"},
+		// a function of the same name in another package is another site
+		{Package: "pkg/apis/resource/validation", Func: "validateContainerPorts", Type: "Duplicate", Field: "name"},
+		// a function defined in one package is cited from any package's file
+		{Package: "pkg/apis/core/validation", Func: "Other", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
 	}
 	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])

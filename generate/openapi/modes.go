@@ -49,7 +49,9 @@ func (g *gen) modeTag(t *idl.Tag, s *tagSite) {
 
 // finishModes publishes the recorded mode rules as CEL rules on the struct.
 // The apiserver's errors are field.Required / field.Forbidden with an empty
-// detail; CEL rules need a message, so kdv's say which mode applies.
+// detail ("spec.limited: Required value", "spec.exempt: Forbidden"): the
+// rules' messages are those types' own wording, which built-in rules print
+// as no detail (cel.Options.BuiltIn).
 func (g *gen) finishModes(acc *structAcc) {
 	if len(acc.modeRules) == 0 {
 		return
@@ -72,11 +74,11 @@ func (g *gen) finishModes(acc *structAcc) {
 		case "required":
 			acc.props.XValidations = append(acc.props.XValidations, schema.ValidationRule{
 				Rule: fmt.Sprintf("%s != '%s' || has(self.%s)", disc, r.mode, r.field), Reason: strPtr("FieldValueRequired"),
-				FieldPath: "." + r.field, Message: fmt.Sprintf("must be specified when `%s` is %q", d, r.mode)})
+				FieldPath: "." + r.field, Message: "Required value"})
 		case "forbidden":
 			acc.props.XValidations = append(acc.props.XValidations, schema.ValidationRule{
 				Rule: fmt.Sprintf("%s != '%s' || !has(self.%s)", disc, r.mode, r.field), Reason: strPtr("FieldValueForbidden"),
-				FieldPath: "." + r.field, Message: fmt.Sprintf("may not be specified when `%s` is %q", d, r.mode)})
+				FieldPath: "." + r.field, Message: "Forbidden"})
 		}
 		modes[k] = append(modes[k], r.mode)
 		g.report.published("ifMode")
@@ -94,7 +96,7 @@ func (g *gen) finishModes(acc *structAcc) {
 			Rule:      fmt.Sprintf("!has(self.%s) || (has(self.%s) ? self.%s : '') in [%s]", k.field, d, d, strings.Join(quoted, ", ")),
 			Reason:    strPtr("FieldValueForbidden"),
 			FieldPath: "." + k.field,
-			Message:   fmt.Sprintf("may only be specified when `%s` is %s", d, strings.Join(ms, " or ")),
+			Message:   "Forbidden",
 		})
 	}
 }

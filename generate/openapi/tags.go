@@ -551,8 +551,17 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		// validate.Immutable: field.Invalid(fldPath, nil, "field is immutable")
 		// on any change, including set and unset. Changes of a present
 		// value are checked on the field; presence changes on the parent.
-		s.rule(schema.ValidationRule{Rule: "self == oldSelf", Message: "field is immutable"})
-		s.parentRule(schema.ValidationRule{Rule: fmt.Sprintf("has(self.%s) == has(oldSelf.%s)", s.jsonName(), s.jsonName()), Message: "field is immutable"})
+		// Under +k8s:alpha the declarative check does not run by default:
+		// the hand-written ValidateImmutableField reports instead, with
+		// the new value (`type: Invalid value: "foo.io/bar": field is
+		// immutable`), as a rule with a reason prints it.
+		r := schema.ValidationRule{Rule: "self == oldSelf", Message: "field is immutable"}
+		pr := schema.ValidationRule{Rule: fmt.Sprintf("has(self.%s) == has(oldSelf.%s)", s.jsonName(), s.jsonName()), Message: "field is immutable"}
+		if g.wrapped == "alpha" {
+			r.Reason, pr.Reason = strPtr("FieldValueInvalid"), strPtr("FieldValueInvalid")
+		}
+		s.rule(r)
+		s.parentRule(pr)
 		pub()
 	case "update":
 		g.update(t, s)
