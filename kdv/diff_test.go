@@ -260,3 +260,30 @@ spec:
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A Pod update that changes only the alias serviceAccount, with
+// serviceAccountName set, is accepted: SetDefaults_PodSpec overwrites the
+// alias with serviceAccountName, so the specs compare equal (checked with
+// k8s.io/kubernetes v1.37.2's update validation).
+func TestServiceAccountAliasUpdate(t *testing.T) {
+	v := newValidator(t, kdv.WithBuiltins("1.37"))
+	pod := func(alias string) string {
+		return `
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  serviceAccountName: a
+  serviceAccount: ` + alias + `
+  containers:
+  - {name: c, image: nginx:1.2, imagePullPolicy: IfNotPresent}
+`
+	}
+	r, err := v.ValidateUpdate(context.Background(), fromYAML(t, pod("b")), fromYAML(t, pod("a")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := messages(r); len(got) > 0 {
+		t.Errorf("got %q, want the update accepted", got)
+	}
+}
