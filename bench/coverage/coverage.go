@@ -59,6 +59,8 @@ type Site struct {
 	Rule string
 	// Exception is why the site is not declarable, or "".
 	Exception string
+	// Category is the exception's category (Categories), or "".
+	Category string
 }
 
 // Rule is what one overlay entry declares, for matching.
@@ -538,7 +540,7 @@ func citedPackage(source string) string {
 // function (in its package, when the name is defined in several and the
 // rule's source names a k8s.io/kubernetes file) with the same error type, field and (when both are literal)
 // detail, or excepted by exceptions ("Func Type field" keys).
-func Match(sites []Site, rules []Rule, exceptions map[string]string) {
+func Match(sites []Site, rules []Rule, exceptions map[string]Exception) {
 	// functions of the same name in several packages: a rule declares the
 	// one of the package its source cites (others are cited by name from
 	// any package's file: core's helpers called by storage, ...)
@@ -568,8 +570,8 @@ func Match(sites []Site, rules []Rule, exceptions map[string]string) {
 			break
 		}
 		if s.Rule == "" {
-			if why, ok := exceptions[ExceptionKey(*s)]; ok {
-				s.Exception = why
+			if e, ok := exceptions[ExceptionKey(*s)]; ok {
+				s.Exception, s.Category = e.Reason, e.Category
 			}
 		}
 	}

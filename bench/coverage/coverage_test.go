@@ -138,7 +138,7 @@ func checkTable(t *testing.T, scope Scope, file, header string, minSites int) {
 		t.Errorf("bench/%s is stale: regenerate it with `cd bench && KDV_COVERAGE=write go test ./coverage/`", strings.TrimPrefix(file, "../"))
 	}
 	c := count(sites)
-	t.Logf("%d sites, %d declared (%.1f%%), %d not declarable", c.Sites, c.Declared, c.Percent(), c.Excepted)
+	t.Logf("%d sites, %d declared (%.1f%%), %d not declarable %v; %d reachable, %.1f%% declared", c.Sites, c.Declared, c.Percent(), c.Excepted, c.ByCategory, c.Reachable(), c.ReachablePercent())
 }
 
 const otherHeader = `# Coverage of the hand-written validation of the other served kinds
@@ -169,8 +169,8 @@ Deployment, ReplicaSet, DaemonSet, StatefulSet, ControllerRevision, Job and
 CronJob (issue 12's scope), matched to the overlay rules (builtin/overlay/*.tags)
 whose source line cites the site's function, by error type, field and detail.
 Sites data cannot declare are listed in bench/coverage/undeclarable.txt with the
-reason. Errors built inside apimachinery helpers (label selectors, label and
-annotation checks, DNS names) are counted where the scanned code builds them,
-not inside the helper.
+reason and its category (the categories' table below). Errors built inside
+apimachinery helpers (label selectors, label and annotation checks, DNS names)
+are counted where the scanned code builds them, not inside the helper.
 
 `

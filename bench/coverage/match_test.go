@@ -67,17 +67,36 @@ PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidd
 		// a function defined in one package is cited from any package's file
 		{Package: "pkg/apis/core/validation", Func: "Other", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
 	}
-	Match(sites, rules, map[string]string{"ValidateDeploymentSpec Required selector": "why not"})
+	Match(sites, rules, map[string]Exception{"ValidateDeploymentSpec Required selector": {Category: "mechanism", Reason: "why not"}})
 	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
 		}
 	}
-	if sites[4].Exception != "why not" {
+	if sites[4].Exception != "why not" || sites[4].Category != "mechanism" {
 		t.Errorf("exception not applied: %+v", sites[4])
 	}
 	if !detailMatches("must be no more than %d characters", "must be no more than 52 characters") || detailMatches("must be %d", "must not be 3") {
 		t.Error("detailMatches")
+	}
+}
+
+// Every exception names a known category; an entry without one, or with an
+// unknown one, is refused with its line.
+func TestParseExceptionsCategory(t *testing.T) {
+	got, err := ParseExceptions([]byte("# comment\nf Required x: [gate-off] dropped\n"))
+	if err != nil || got["f Required x"] != (Exception{Category: "gate-off", Reason: "dropped"}) {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	for _, bad := range []string{"f Required x: dropped", "f Required x: [later] dropped", "f Required x: [status]", "f Required x: [status dropped"} {
+		if _, err := ParseExceptions([]byte("# c\n" + bad + "\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("%q: err %v, want an error on line 2", bad, err)
+		}
+	}
+	for _, c := range Categories {
+		if c.Name == "" || c.Definition == "" {
+			t.Errorf("category %+v lacks a name or definition", c)
+		}
 	}
 }
