@@ -215,7 +215,7 @@ func (d *ruleDiff) indented(v any) string {
 // replaced. "*" steps pair list items by index.
 func graft(dst, src any, steps []string, ifEmpty bool) any {
 	if len(steps) == 0 {
-		if ifEmpty && !empty(dst) {
+		if ifEmpty && !schema.EmptyValue(dst) {
 			return dst
 		}
 		return src
@@ -260,27 +260,4 @@ func graft(dst, src any, steps []string, ifEmpty bool) any {
 		return nil
 	}
 	return out
-}
-
-// empty reports whether v is absent or its type's zero value (a Go
-// string, number, slice or map that hand-written code tests with
-// len(...) == 0).
-func empty(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case string:
-		return x == ""
-	case []any:
-		return len(x) == 0
-	case map[string]any:
-		return len(x) == 0
-	case bool:
-		return !x
-	case int64:
-		return x == 0
-	case float64:
-		return x == 0
-	}
-	return false
 }

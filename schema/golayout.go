@@ -102,7 +102,7 @@ func (g *GoStruct) fields(b *bytes.Buffer, obj map[string]any, first *bool) {
 		if f.JSON != "" {
 			val = obj[f.JSON]
 		}
-		if f.OmitEmpty && empty(val) {
+		if f.OmitEmpty && EmptyValue(val) {
 			continue
 		}
 		if !*first {
@@ -197,8 +197,11 @@ func writeJSON(b *bytes.Buffer, v any) {
 	b.Write(j)
 }
 
-// empty is encoding/json's omitempty test on a decoded JSON value.
-func empty(v any) bool {
+// EmptyValue is encoding/json's omitempty test on a decoded JSON value:
+// nil, "", false, zero numbers and empty lists and maps. It is also what
+// hand-written Go code means by a field it tests with len(...) == 0 or
+// against its zero value.
+func EmptyValue(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return true
