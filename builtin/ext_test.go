@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -92,7 +93,8 @@ func ptr[T any](v T) *T { return &v }
 // a Pod and a Job computes what the Go defaulters do: imagePullPolicy
 // from the image's tag (SetDefaults_Container, for init and ephemeral
 // containers too), a Job's completions and backoffLimit
-// (SetDefaults_Job).
+// (SetDefaults_Job), an emptyDir for a volume without a source
+// (SetDefaults_Volume, in a Pod and a Deployment's template).
 func TestOverlayDefaultExpressions(t *testing.T) {
 	for _, minor := range Versions() {
 		pod, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
@@ -125,6 +127,29 @@ func TestOverlayDefaultExpressions(t *testing.T) {
 		}{{"containers", 0, "Always"}, {"containers", 1, "IfNotPresent"}, {"initContainers", 0, "Always"}, {"ephemeralContainers", 0, "IfNotPresent"}} {
 			if got := s[c.list].([]any)[c.i].(map[string]any)["imagePullPolicy"]; got != c.want {
 				t.Errorf("1.%d Pod spec.%s[%d].imagePullPolicy = %v, want %s", minor, c.list, c.i, got, c.want)
+			}
+		}
+		for _, kind := range []schema.GroupVersionKind{{Version: "v1", Kind: "Pod"}, {Group: "apps", Version: "v1", Kind: "Deployment"}} {
+			s, err := Lookup(minor, kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			volumes := []any{
+				map[string]any{"name": "none"},
+				map[string]any{"name": "null", "hostPath": nil},
+				map[string]any{"name": "host", "hostPath": map[string]any{"path": "/x"}},
+				map[string]any{"name": "mem", "emptyDir": map[string]any{"medium": "Memory"}},
+			}
+			obj := map[string]any{"spec": map[string]any{"volumes": volumes}}
+			if kind.Kind == "Deployment" {
+				obj = map[string]any{"spec": map[string]any{"template": obj}}
+			}
+			defaulting.NewDefaulter(s).Default(obj)
+			for i, want := range []any{map[string]any{}, map[string]any{}, nil, map[string]any{"medium": "Memory"}} {
+				got, found := volumes[i].(map[string]any)["emptyDir"]
+				if want == nil && found || want != nil && !reflect.DeepEqual(got, want) {
+					t.Errorf("1.%d %s volume %d: emptyDir %v (%v), want %v", minor, kind.Kind, i, got, found, want)
+				}
 			}
 		}
 		job, err := Lookup(minor, schema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"})

@@ -117,6 +117,42 @@ properties:
         length: {type: integer, x-kubernetes-default-expression: "size(self.?image.orValue(''))"}`,
 			`{"containers":[{"image":"nginx"},{"image":"nginx:1.2","parallelism":3},{"image":"nginx:latest","imagePullPolicy":""},{"image":"nginx","imagePullPolicy":null},{"image":"nginx","imagePullPolicy":"Never"},{},{"image":7,"length":3}]}`,
 			`{"containers":[{"image":"nginx","imagePullPolicy":"Always","mode":"m","seen":"none","length":5,"parallelism":1,"completions":1},{"image":"nginx:1.2","imagePullPolicy":"IfNotPresent","mode":"m","seen":"none","length":9,"parallelism":3},{"image":"nginx:latest","imagePullPolicy":"Always","mode":"m","seen":"none","length":12,"parallelism":1,"completions":1},{"image":"nginx","imagePullPolicy":"Always","mode":"m","seen":"none","length":5,"parallelism":1,"completions":1},{"image":"nginx","imagePullPolicy":"Never","mode":"m","seen":"none","length":5,"parallelism":1,"completions":1},{"imagePullPolicy":"IfNotPresent","mode":"m","seen":"none","length":0,"parallelism":1,"completions":1},{"image":7,"mode":"m","seen":"none","length":3,"parallelism":1,"completions":1}]}`},
+		// an object computed by an expression, as SetDefaults_Volume
+		// sets EmptyDir: &EmptyDirVolumeSource{} on a volume without a
+		// source: set where missing or null, then defaulted inside like
+		// a constant {} default; an object with a value per key; each
+		// volume gets its own object.
+		{"object default from an expression", `
+type: object
+properties:
+  volumes:
+    type: array
+    items:
+      type: object
+      properties:
+        name: {type: string}
+        hostPath: {type: object, properties: {path: {type: string}}}
+        emptyDir:
+          type: object
+          x-kubernetes-default-expression: "self.all(k, k == 'name' || self[k] == null) ? optional.of({}) : optional.none()"
+          properties:
+            medium: {type: string, default: ""}
+            sizeLimit: {type: string}
+        marker:
+          type: object
+          x-kubernetes-default-expression: "{'by': 'expression', 'name': self.?name.orValue('')}"
+          properties:
+            by: {type: string}
+            name: {type: string}
+            level: {type: integer, default: 1}`,
+			`{"volumes":[{"name":"a"},{"name":"b","hostPath":{"path":"/x"}},{"name":"c","emptyDir":{"sizeLimit":"1Gi"}},{"name":"d","emptyDir":null},{"name":"e","hostPath":null},{}]}`,
+			`{"volumes":[` +
+				`{"name":"a","emptyDir":{"medium":""},"marker":{"by":"expression","name":"a","level":1}},` +
+				`{"name":"b","hostPath":{"path":"/x"},"marker":{"by":"expression","name":"b","level":1}},` +
+				`{"name":"c","emptyDir":{"sizeLimit":"1Gi","medium":""},"marker":{"by":"expression","name":"c","level":1}},` +
+				`{"name":"d","emptyDir":{"medium":""},"marker":{"by":"expression","name":"d","level":1}},` +
+				`{"name":"e","hostPath":null,"emptyDir":{"medium":""},"marker":{"by":"expression","name":"e","level":1}},` +
+				`{"emptyDir":{"medium":""},"marker":{"by":"expression","name":"","level":1}}]}`},
 		{"scalar where object expected is left alone", `{properties: {a: {properties: {b: {default: 1}}}}}`,
 			`{"a":"str"}`, `{"a":"str"}`},
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
 
 	"kdv.dev/schema"
@@ -26,8 +27,12 @@ import (
 // constant defaults and x-kubernetes-default-from copies of that object
 // (which the results do not override: a property with a constant default
 // is never missing) and before its properties are defaulted in turn.
-// Its result (a string, integer, number or boolean, or an optional of
-// one) becomes the property's value; an evaluation error (a field of an
+// Its result (a string, integer, number, boolean or an object of such
+// values, or an optional of one) becomes the property's value: an object
+// result is defaulted in turn like a constant object default (`{}`: its
+// properties' defaults apply inside it, as SetDefaults_Volume's
+// EmptyDir: &EmptyDirVolumeSource{} gets its fields' defaulters); an
+// evaluation error (a field of an
 // unexpected type, an exceeded cost limit), an empty optional or a
 // result of another type leaves the property missing, as a Go defaulter
 // cannot set what its input does not let it compute.
@@ -89,7 +94,7 @@ func expressionEnv() (*cel.Env, error) {
 
 // CompileDefaultExpression compiles a default expression, once per
 // process for each source. The error says why it does not compile, or
-// that its type cannot be a JSON scalar.
+// that its type cannot be a JSON scalar or object.
 func CompileDefaultExpression(expr string) (*Expression, error) {
 	if c, ok := expressions.Load(expr); ok {
 		c := c.(compiledExpression)
@@ -116,8 +121,12 @@ func compileExpression(expr string) (*Expression, error) {
 	switch {
 	case t.IsExactType(cel.StringType), t.IsExactType(cel.IntType), t.IsExactType(cel.DoubleType),
 		t.IsExactType(cel.BoolType), t.IsExactType(cel.DynType):
+	case t.Kind() == types.MapKind && len(t.Parameters()) == 2 &&
+		(t.Parameters()[0].IsExactType(cel.StringType) || t.Parameters()[0].IsExactType(cel.DynType)):
+		// an object: {} or {'medium': 'Memory'}; its values are checked
+		// when evaluated (jsonValue)
 	default:
-		return nil, fmt.Errorf("default expression %q: type %s, want string, int, double, bool, dyn or an optional of one", expr, ast.OutputType())
+		return nil, fmt.Errorf("default expression %q: type %s, want string, int, double, bool, map(string, ...), dyn or an optional of one", expr, ast.OutputType())
 	}
 	prg, err := env.Program(ast, cel.EvalOptions(cel.OptTrackCost), cel.CostLimit(expressionCostLimit))
 	if err != nil {
@@ -127,8 +136,9 @@ func compileExpression(expr string) (*Expression, error) {
 }
 
 // Eval evaluates the expression with self bound to the object parent and
-// returns the default (string, int64, float64 or bool) and true, or false
-// when it computes none (see DefaultExpressionKey). It never panics.
+// returns the default (string, int64, float64, bool, or a map[string]any
+// of those, freshly built by each call) and true, or false when it
+// computes none (see DefaultExpressionKey). It never panics.
 func (e *Expression) Eval(parent map[string]any) (any, bool) {
 	if e == nil {
 		return nil, false
@@ -137,17 +147,43 @@ func (e *Expression) Eval(parent map[string]any) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return jsonScalar(out)
-}
-
-// jsonScalar converts a CEL result to the JSON value of a default; an
-// optional gives its value, none when empty.
-func jsonScalar(v ref.Val) (any, bool) {
-	if o, ok := v.(*types.Optional); ok {
+	if o, ok := out.(*types.Optional); ok {
 		if !o.HasValue() {
 			return nil, false
 		}
-		v = o.GetValue()
+		out = o.GetValue()
+	}
+	return jsonValue(out, 0)
+}
+
+// maxObjectDepth bounds the nesting of an object result: kdv's defaults
+// are `{}` or one level of fields; a deeper one is a mistake, not a
+// reason to recurse without limit.
+const maxObjectDepth = 8
+
+// jsonValue converts a CEL result to the JSON value of a default: a
+// scalar, or an object with string keys whose values are JSON values
+// (not null: a Go defaulter sets no field to nil). Anything else
+// (a list, a null, a non-string key) is no default.
+func jsonValue(v ref.Val, depth int) (any, bool) {
+	if m, ok := v.(traits.Mapper); ok {
+		if depth >= maxObjectDepth {
+			return nil, false
+		}
+		obj := map[string]any{}
+		for it := m.Iterator(); it.HasNext() == types.True; {
+			k := it.Next()
+			ks, ok := k.(types.String)
+			if !ok {
+				return nil, false
+			}
+			fv, ok := jsonValue(m.Get(k), depth+1)
+			if !ok {
+				return nil, false
+			}
+			obj[string(ks)] = fv
+		}
+		return obj, true
 	}
 	switch v := v.(type) {
 	case types.String:

@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -11,8 +12,8 @@ func TestCompileDefaultExpression(t *testing.T) {
 	for _, bad := range []string{
 		"self.",            // syntax
 		"unknownFn(self)",  // undeclared function
-		"[1, 2]",           // a list is no scalar default
-		"{'a': 1}",         // nor a map
+		"[1, 2]",           // a list is no default
+		"{1: 'a'}",         // nor a map with int keys
 		"imageTag(1)",      // no such overload
 		"optional.of([1])", // nor an optional list
 	} {
@@ -88,6 +89,42 @@ func TestExpressionEvalOddInput(t *testing.T) {
 	}
 	if got, ok := opt.Eval(map[string]any{"parallelism": int64(2)}); ok {
 		t.Errorf("optional.none(): got %v, want no default", got)
+	}
+	// objects: {} and optional.of({}) as SetDefaults_Volume's emptyDir;
+	// a value that is no JSON default (a list, a null, a non-string key
+	// of a dyn map) computes none.
+	for _, c := range []struct {
+		src  string
+		want any
+	}{
+		{"{}", map[string]any{}},
+		{"optional.of({})", map[string]any{}},
+		{"{'a': 1, 'b': {'c': 'd', 'e': true, 'f': 1.5}}", map[string]any{"a": int64(1), "b": map[string]any{"c": "d", "e": true, "f": 1.5}}},
+		{"{'a': [1]}", nil},
+		{"{'a': null}", nil},
+		{"{'a': self.k}", nil}, // self.k is a dyn int key map below
+		{"{'a': {'a': {'a': {'a': {'a': {'a': {'a': {'a': {'a': 1}}}}}}}}}", nil},
+	} {
+		e, err := CompileDefaultExpression(c.src)
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		got, ok := e.Eval(map[string]any{"k": map[int64]any{1: "x"}})
+		if c.want == nil {
+			if ok {
+				t.Errorf("%s: got %v, want no default", c.src, got)
+			}
+		} else if !ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %v (%v), want %v", c.src, got, ok, c.want)
+		}
+	}
+	a, _ := CompileDefaultExpression("{}")
+	x, _ := a.Eval(nil)
+	y, _ := a.Eval(nil)
+	x.(map[string]any)["k"] = "v"
+	if len(y.(map[string]any)) != 0 {
+		t.Error("two evaluations share one object")
 	}
 	var nilExpr *Expression
 	if _, ok := nilExpr.Eval(map[string]any{}); ok {
