@@ -1,5 +1,6 @@
 // Package builtin embeds the schemas of the Kubernetes built-in types, one
-// data file per Kubernetes minor version (data/v1.<minor>.json.gz), generated
+// data file per Kubernetes minor version (data/v1.<minor>.json for the
+// newest, data/v1.<minor>.json.gz for the others), generated
 // by kdv itself from k8s.io/api with kdv.dev/generate/openapi (go generate;
 // TestDataUpToDate fails when regenerating would change a file). Reading
 // them needs neither the generator nor go/packages. A definition identical
@@ -20,14 +21,14 @@
 package builtin
 
 //go:generate go run ./internal/cmd/genfeaturegates -out data/featuregates.json
-//go:generate go run ./internal/cmd/gen -minor 37 -out data/v1.37.json.gz
-//go:generate go run ./internal/cmd/gen -minor 36 -api v0.36.6 -base data/v1.37.json.gz -out data/v1.36.json.gz
-//go:generate go run ./internal/cmd/gen -minor 35 -api v0.35.10 -base data/v1.37.json.gz -out data/v1.35.json.gz
-//go:generate go run ./internal/cmd/gen -minor 34 -api v0.34.4 -base data/v1.37.json.gz -out data/v1.34.json.gz
-//go:generate go run ./internal/cmd/gen -minor 33 -api v0.33.13 -base data/v1.37.json.gz -out data/v1.33.json.gz
-//go:generate go run ./internal/cmd/gen -minor 32 -api v0.32.13 -base data/v1.37.json.gz -out data/v1.32.json.gz
-//go:generate go run ./internal/cmd/gen -minor 31 -api v0.31.14 -base data/v1.37.json.gz -out data/v1.31.json.gz
-//go:generate go run ./internal/cmd/gen -minor 30 -api v0.30.14 -base data/v1.37.json.gz -out data/v1.30.json.gz
+//go:generate go run ./internal/cmd/gen -minor 37 -out data/v1.37.json
+//go:generate go run ./internal/cmd/gen -minor 36 -api v0.36.6 -base data/v1.37.json -out data/v1.36.json.gz
+//go:generate go run ./internal/cmd/gen -minor 35 -api v0.35.10 -base data/v1.37.json -out data/v1.35.json.gz
+//go:generate go run ./internal/cmd/gen -minor 34 -api v0.34.4 -base data/v1.37.json -out data/v1.34.json.gz
+//go:generate go run ./internal/cmd/gen -minor 33 -api v0.33.13 -base data/v1.37.json -out data/v1.33.json.gz
+//go:generate go run ./internal/cmd/gen -minor 32 -api v0.32.13 -base data/v1.37.json -out data/v1.32.json.gz
+//go:generate go run ./internal/cmd/gen -minor 31 -api v0.31.14 -base data/v1.37.json -out data/v1.31.json.gz
+//go:generate go run ./internal/cmd/gen -minor 30 -api v0.30.14 -base data/v1.37.json -out data/v1.30.json.gz
 
 import (
 	"bytes"
@@ -47,7 +48,7 @@ import (
 	"kdv.dev/schema/refs"
 )
 
-//go:embed data/*.json.gz
+//go:embed data/v1.*.json data/*.json.gz
 var dataFS embed.FS
 
 // Kind is one built-in kind of a Kubernetes minor version.
@@ -125,7 +126,7 @@ var versions = func() map[int]*version {
 	m := map[int]*version{}
 	entries, _ := dataFS.ReadDir("data")
 	for _, e := range entries {
-		s := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "v1."), ".json.gz")
+		s := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(e.Name(), "v1."), ".gz"), ".json")
 		if n, err := strconv.Atoi(s); err == nil {
 			m[n] = &version{}
 		}
@@ -150,25 +151,7 @@ func get(minor int) (*version, error) {
 		return nil, fmt.Errorf("no built-in schemas for Kubernetes 1.%d (have %v)", minor, Versions())
 	}
 	v.once.Do(func() {
-		b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
-		if err != nil {
-			v.err = err
-			return
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			v.err = err
-			return
-		}
-		// gzip's trailer holds the uncompressed size (mod 2^32): reading
-		// into a buffer of that size spares io.ReadAll's growing copies,
-		// a tenth of the start-up of validating one built-in object.
-		var buf bytes.Buffer
-		if n := len(b); n >= 4 {
-			buf.Grow(int(binary.LittleEndian.Uint32(b[n-4:])) + bytes.MinRead)
-		}
-		_, err = buf.ReadFrom(zr)
-		j := buf.Bytes()
+		j, err := readData(minor)
 		if err != nil {
 			v.err = err
 			return
@@ -193,6 +176,35 @@ func get(minor int) (*version, error) {
 		v.props = map[schema.GroupVersionKind]*schema.Props{}
 	})
 	return v, v.err
+}
+
+// readData returns the JSON text of the data file of 1.<minor>. The newest
+// release's file, which every run without --kubernetes-version reads, is
+// embedded uncompressed: decompressing its 3.5 MB took about 10 ms, a
+// tenth of the start-up of validating one built-in object, for 3 MB of
+// executable. The older releases' files are gzip-compressed.
+func readData(minor int) ([]byte, error) {
+	if j, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json", minor)); err == nil {
+		return j, nil
+	}
+	b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	// gzip's trailer holds the uncompressed size (mod 2^32): reading into
+	// a buffer of that size spares io.ReadAll's growing copies.
+	var buf bytes.Buffer
+	if n := len(b); n >= 4 {
+		buf.Grow(int(binary.LittleEndian.Uint32(b[n-4:])) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // Kinds lists the built-in kinds of a Kubernetes minor version, sorted by

@@ -118,7 +118,7 @@ func TestFeatureGateDataUpToDate(t *testing.T) {
 	}
 }
 
-// schemasOf reads the definitions of data/v1.<minor>.json.gz (with those
+// schemasOf reads the definitions of the data file of 1.<minor> (with those
 // it shares with its base).
 func schemasOf(t *testing.T, minor int) map[string]*schema.Props {
 	t.Helper()

@@ -2,11 +2,8 @@ package builtin
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"reflect"
 	"testing"
 )
@@ -94,15 +91,7 @@ func FuzzSplitData(f *testing.F) {
 // dataJSON is the uncompressed text of the embedded data file of 1.<minor>.
 func dataJSON(tb testing.TB, minor int) []byte {
 	tb.Helper()
-	b, err := dataFS.ReadFile(fmt.Sprintf("data/v1.%d.json.gz", minor))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	j, err := io.ReadAll(zr)
+	j, err := readData(minor)
 	if err != nil {
 		tb.Fatal(err)
 	}

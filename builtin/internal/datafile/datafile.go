@@ -1,5 +1,5 @@
 // Package datafile defines the format of package builtin's embedded data
-// files (data/v1.<minor>.json.gz): gendata writes them, builtin reads them.
+// files (data/v1.<minor>.json, or .json.gz for the older releases): gendata writes them, builtin reads them.
 // It is apart from gendata so that reading a data file does not link the
 // generator (kdv.dev/generate/openapi, kdv.dev/idl, go/packages).
 package datafile
@@ -13,7 +13,7 @@ import (
 	"kdv.dev/schema"
 )
 
-// Data is the decoded form of one data/v1.<minor>.json.gz file.
+// Data is the decoded form of one data/v1.<minor>.json(.gz) file.
 type Data struct {
 	// Minor is the Kubernetes minor version; Source the module versions
 	// (k8s.io/api, k8s.io/kube-aggregator) the data was generated from.

@@ -8,6 +8,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,7 +58,8 @@ func ScratchModule(version string) (string, error) {
 }
 
 // Build loads Packages in the Go module at dir (its go.mod pins the
-// k8s.io/api and k8s.io/kube-aggregator versions) and returns the gzip-compressed data file for minor.
+// k8s.io/api and k8s.io/kube-aggregator versions) and returns the data file for minor
+// (JSON text; Compress gives the gzip form of the older releases' files).
 // The schemas are the published ones except for openapi-gen's enforced
 // default "" on non-pointer strings (openapi.Options.NoStringZeroDefaults),
 // so a missing required string is reported as the apiserver reports it,
@@ -93,20 +95,16 @@ func Build(dir string, minor int, baseFile string) ([]byte, error) {
 		return nil, err
 	}
 	if baseFile != "" {
-		zb, err := os.ReadFile(baseFile)
+		j, err := ReadFile(baseFile)
 		if err != nil {
 			return nil, err
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(zb))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", baseFile, err)
 		}
 		var base struct {
 			Minor   int                        `json:"minor"`
 			Base    int                        `json:"base"`
 			Schemas map[string]json.RawMessage `json:"schemas"`
 		}
-		if err := json.NewDecoder(zr).Decode(&base); err != nil {
+		if err := json.Unmarshal(j, &base); err != nil {
 			return nil, fmt.Errorf("%s: %w", baseFile, err)
 		}
 		if base.Base != 0 {
@@ -116,10 +114,12 @@ func Build(dir string, minor int, baseFile string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	j, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
-	}
+	return json.Marshal(d)
+}
+
+// Compress returns the gzip form of a data file's JSON text j (best
+// compression; deterministic, so regenerating is byte-stable).
+func Compress(j []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	if _, err := zw.Write(j); err != nil {
@@ -129,6 +129,24 @@ func Build(dir string, minor int, baseFile string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// ReadFile returns the JSON text of the data file at path: as stored when
+// its name ends in .json, decompressed when it ends in .json.gz.
+func ReadFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return b, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	j, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return j, nil
 }
 
 // Generate returns the complete data of release minor from the k8s.io/api

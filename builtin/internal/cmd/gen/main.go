@@ -1,7 +1,7 @@
-// Command gen writes builtin/data/v1.<minor>.json.gz from k8s.io/api with
+// Command gen writes builtin/data/v1.<minor>.json (or .json.gz, gzip-compressed) from k8s.io/api with
 // kdv's generator. Run through go generate in builtin/:
 //
-//	go run ./internal/cmd/gen -minor 37 -out data/v1.37.json.gz
+//	go run ./internal/cmd/gen -minor 37 -out data/v1.37.json
 //
 // -dir names a Go module whose go.mod requires the k8s.io/api version of
 // that minor (default: the kdv module itself); -api VERSION instead creates
@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"kdv.dev/builtin/internal/gendata"
 
@@ -45,6 +46,9 @@ func main() {
 		os.Exit(2)
 	}
 	b, err := gendata.Build(*dir, *minor, *base)
+	if err == nil && strings.HasSuffix(*out, ".gz") {
+		b, err = gendata.Compress(b)
+	}
 	if err == nil {
 		err = os.WriteFile(*out, b, 0o644)
 	}
