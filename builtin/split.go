@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,7 +96,9 @@ func (s *scanner) object(f func(key string, val []byte) error) error {
 			return err
 		}
 		var key string
-		if err := json.Unmarshal(s.b[start:s.i], &key); err != nil {
+		if k := s.b[start+1 : s.i-1]; bytes.IndexByte(k, '\\') < 0 {
+			key = string(k) // no escapes: the text is the key
+		} else if err := json.Unmarshal(s.b[start:s.i], &key); err != nil {
 			return fmt.Errorf("%w: key at byte %d: %v", errSyntax, start, err)
 		}
 		s.ws()
@@ -124,21 +127,28 @@ func (s *scanner) object(f func(key string, val []byte) error) error {
 	}
 }
 
-// str skips the string at the cursor.
+// str skips the string at the cursor. It jumps from quote to quote
+// (bytes.IndexByte is vectorized; the data is mostly descriptions): a
+// quote ends the string unless an odd run of backslashes precedes it.
 func (s *scanner) str() error {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
 		return fmt.Errorf("%w: string expected at byte %d", errSyntax, s.i)
 	}
-	for s.i++; s.i < len(s.b); s.i++ {
-		switch s.b[s.i] {
-		case '\\':
-			s.i++
-		case '"':
-			s.i++
+	for s.i++; ; {
+		q := bytes.IndexByte(s.b[s.i:], '"')
+		if q < 0 {
+			s.i = len(s.b)
+			return fmt.Errorf("%w: unterminated string", errSyntax)
+		}
+		s.i += q + 1
+		bs := 0
+		for j := s.i - 2; j >= 0 && s.b[j] == '\\'; j-- {
+			bs++
+		}
+		if bs%2 == 0 {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: unterminated string", errSyntax)
 }
 
 // value skips the value at the cursor: a string, or everything up to the
