@@ -69,7 +69,14 @@ func (v *Validator) rootMeta(ctx context.Context, obj, old value.Value, update b
 	if v.metaFastValid(obj, old, update) {
 		return nil, nil
 	}
-	return v.rootMetaSlow(ctx, obj, old, update)
+	common, errs = v.rootMetaSlow(ctx, obj, old, update)
+	if len(common)+len(errs) > 1 {
+		if meta, merrs := rootObjectMeta(obj); len(merrs) == 0 {
+			p := field.NewPath("metadata")
+			common, errs = inKeyOrder(common, meta, p), inKeyOrder(errs, meta, p)
+		}
+	}
+	return common, errs
 }
 
 // rootMetaSlow is rootMeta through apimachinery's ObjectMeta validation.
@@ -248,7 +255,8 @@ func embeddedResource(ctx context.Context, p *field.Path, x value.Value) field.E
 			if meta.Name == "" {
 				meta.Name = "fakename"
 			}
-			errs = append(errs, metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, meta.Namespace != "", validatePathSegment, p.Child("metadata"), declarativeBeta)...)
+			merrs := metavalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, meta.Namespace != "", validatePathSegment, p.Child("metadata"), declarativeBeta)
+			errs = append(errs, inKeyOrder(merrs, meta, p.Child("metadata"))...)
 		}
 	}
 	return errs
