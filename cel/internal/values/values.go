@@ -41,6 +41,11 @@ func ToVal(v any, s common.Schema) ref.Val {
 			if props := s.Properties(); props != nil {
 				return &object{value: m, schema: s, props: props}
 			}
+			if len(m) > 1 {
+				if mv, ok := common.UnstructuredToVal(v, s).(traits.Mapper); ok {
+					return sortedMap{mv}
+				}
+			}
 		}
 	case "array":
 		if l, ok := v.([]any); ok && s.Items() != nil {
@@ -61,6 +66,8 @@ func unwrap(v ref.Val) ref.Val {
 		return t.apiserver()
 	case *list:
 		return t.apiserver()
+	case sortedMap:
+		return t.Mapper
 	}
 	return v
 }
@@ -128,9 +135,9 @@ func (o *object) Get(key ref.Val) ref.Val {
 	return types.ValOrErr(key, "no such key: %v", key)
 }
 
-// Iterator is the apiserver's: the escaped names of the fields that have a
-// property schema.
-func (o *object) Iterator() traits.Iterator { return o.mapper().Iterator() }
+// Iterator yields the apiserver's keys (the escaped names of the fields
+// that have a property schema) in sorted order (sortedIterator).
+func (o *object) Iterator() traits.Iterator { return sortedIterator(o.mapper().Iterator()) }
 
 // Size is the number of fields, as the apiserver's.
 func (o *object) Size() ref.Val { return types.Int(len(o.value)) }
