@@ -26,6 +26,11 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 	// slots match the pushes below
 	n0 := len(c.scope)
 	c.scope = append(c.scope, accuVar, iterVar)
+	if all, pred, ok := quantifier(x); ok {
+		p := c.expr(pred)
+		c.scope = c.scope[:n0]
+		return c.quantified(rng, all, p, n0, accuVar, iterVar)
+	}
 	cond, step := c.expr(x.LoopCondition()), c.expr(x.LoopStep())
 	c.scope = c.scope[:n0+1]
 	result := c.expr(x.Result())
@@ -96,6 +101,107 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 		v, ok := result(env)
 		env.vars = env.vars[:n]
 		return v, ok
+	}
+}
+
+// quantifier recognizes the comprehensions of the all and exists macros
+// (all: accumulator true, loop while it is not false, step accu && pred,
+// result accu; exists: false, while !accu is not false, accu || pred) and
+// returns which one and the predicate.
+func quantifier(x celast.ComprehensionExpr) (all bool, pred celast.Expr, ok bool) {
+	accu := x.AccuVar()
+	isAccu := func(e celast.Expr) bool { return e.Kind() == celast.IdentKind && e.AsIdent() == accu }
+	call := func(e celast.Expr, fn string, n int) []celast.Expr {
+		if e.Kind() != celast.CallKind || e.AsCall().FunctionName() != fn || e.AsCall().IsMemberFunction() || len(e.AsCall().Args()) != n {
+			return nil
+		}
+		return e.AsCall().Args()
+	}
+	init := x.AccuInit()
+	if init.Kind() != celast.LiteralKind || !isAccu(x.Result()) {
+		return false, nil, false
+	}
+	b, isBool := init.AsLiteral().(types.Bool)
+	if !isBool {
+		return false, nil, false
+	}
+	all = bool(b)
+	cond := call(x.LoopCondition(), operators.NotStrictlyFalse, 1)
+	if cond == nil {
+		return false, nil, false
+	}
+	stepFn := operators.LogicalAnd
+	if all {
+		if !isAccu(cond[0]) {
+			return false, nil, false
+		}
+	} else {
+		not := call(cond[0], operators.LogicalNot, 1)
+		if not == nil || !isAccu(not[0]) {
+			return false, nil, false
+		}
+		stepFn = operators.LogicalOr
+	}
+	step := call(x.LoopStep(), stepFn, 2)
+	if step == nil || !isAccu(step[0]) {
+		return false, nil, false
+	}
+	return all, step[1], true
+}
+
+// quantified is the prover of an all (all true) or exists comprehension
+// with predicate pred over the range rng: what the general loop computes
+// with the macro's condition and step (the prover's && and || on a
+// known accumulator), without evaluating them. An unknown predicate makes
+// the result unknown, as the step would.
+func (c *proveCompiler) quantified(rng prover, all bool, pred prover, n0 int, accuVar, iterVar string) prover {
+	return func(env *proveEnv) (any, bool) {
+		r, ok := rng(env)
+		if !ok {
+			return nil, false
+		}
+		n := len(env.vars)
+		if n != n0 {
+			return nil, false // not the nesting it was compiled for
+		}
+		// the accumulator's slot holds the initial value, as in the
+		// general loop (the predicate cannot name it)
+		env.vars = append(env.vars, proveVar{name: accuVar, val: all}, proveVar{name: iterVar})
+		res, ok := all, true
+		test := func(it any) bool {
+			env.vars[n+1].val = it
+			b, known := proveBool(pred, env)
+			if !known {
+				ok = false
+				return false
+			}
+			if b != all {
+				res = !all
+				return false
+			}
+			return true
+		}
+		switch t := r.(type) {
+		case []any:
+			for _, it := range t {
+				if !test(it) {
+					break
+				}
+			}
+		case map[string]any:
+			for k := range t {
+				if !test(k) {
+					break
+				}
+			}
+		default:
+			ok = false
+		}
+		env.vars = env.vars[:n]
+		if !ok {
+			return nil, false
+		}
+		return res, true
 	}
 }
 
