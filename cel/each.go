@@ -32,6 +32,13 @@ import (
 // index, as some hand-written validation does
 // (validateScopedResourceSelectorRequirement reports at
 // scopeSelector.matchExpressions.operator).
+//
+// A list named with [#] (".ports[#].name") is bound as with [*], but in
+// each restriction the list keeps its length, the bound element in every
+// place: for rules that apply only to lists of several items
+// (validateServicePort: a port's name is Required when a Service has more
+// than one port; "size(self.ports) <= 1 || self.ports.all(p, has(p.name))"
+// fails on the restriction to each unnamed port).
 
 // Reported paths. The hand-written validation sometimes reports at a path
 // that is not where the value is: each unsupported access mode at
@@ -82,8 +89,9 @@ func reportedAt(report string, idx []int) string {
 	}
 }
 
-// eachPath is a fieldPath with list wildcards: property names, "*" and
-// "-" (a list bound through without its index in the path).
+// eachPath is a fieldPath with list wildcards: property names, "*", "-"
+// (a list bound through without its index in the path) and "#" (bound
+// keeping the list's length).
 type eachPath struct {
 	// report is the reported path ("" for the value's own).
 	report string
@@ -98,16 +106,19 @@ type eachPath struct {
 // wildcard or does not fit the schema.
 func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 	var p eachPath
-	if !strings.Contains(fp, "[*]") && !strings.Contains(fp, "[]") || !strings.HasPrefix(fp, ".") {
+	if !strings.Contains(fp, "[*]") && !strings.Contains(fp, "[]") && !strings.Contains(fp, "[#]") || !strings.HasPrefix(fp, ".") {
 		return p, false
 	}
 	var prefix *field.Path
 	wild := false
 	for _, seg := range strings.Split(fp[1:], ".") {
 		name, star := strings.CutSuffix(seg, "[*]")
-		flat := false
+		flat, sized := false, false
 		if !star {
 			name, flat = strings.CutSuffix(seg, "[]")
+		}
+		if !star && !flat {
+			name, sized = strings.CutSuffix(seg, "[#]")
 		}
 		if name == "" || strings.ContainsAny(name, "[]'") {
 			return p, false
@@ -125,14 +136,17 @@ func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 			prefix = prefix.Child(name)
 			p.prefixSteps = append(p.prefixSteps, name)
 		}
-		if star || flat {
+		if star || flat || sized {
 			if s.Type != "array" || s.Items == nil {
 				return p, false
 			}
 			s = s.Items
-			if star {
+			switch {
+			case star:
 				p.steps = append(p.steps, "*")
-			} else {
+			case sized:
+				p.steps = append(p.steps, "#")
+			default:
 				p.steps = append(p.steps, "-")
 			}
 			wild = true
@@ -161,14 +175,24 @@ func (p eachPath) bindings(obj any) []eachBinding {
 			out = append(out, eachBinding{path: path, idx: idx, self: rebuild(cur), value: cur})
 			return
 		}
-		if st := p.steps[i]; st == "*" || st == "-" {
+		if st := p.steps[i]; st == "*" || st == "-" || st == "#" {
 			l, _ := cur.([]any)
 			for j, el := range l {
 				elPath := path
-				if st == "*" {
+				if st != "-" {
 					elPath = path.Index(j)
 				}
-				walk(el, i+1, elPath, append(idx[:len(idx):len(idx)], j), func(x any) any { return rebuild([]any{x}) })
+				restrict := func(x any) any { return rebuild([]any{x}) }
+				if st == "#" {
+					restrict = func(x any) any {
+						r := make([]any, len(l))
+						for k := range r {
+							r[k] = x
+						}
+						return rebuild(r)
+					}
+				}
+				walk(el, i+1, elPath, append(idx[:len(idx):len(idx)], j), restrict)
 			}
 			return
 		}

@@ -75,13 +75,13 @@ func absentValue(s *schema.Structural, steps []string) any {
 }
 
 // nodeAt is the schema node reached from s by steps (property names, map
-// keys, "*" and "-" for list items), nil when they lead nowhere.
+// keys, "*", "-" and "#" for list items), nil when they lead nowhere.
 func nodeAt(s *schema.Structural, steps []string) *schema.Structural {
 	for _, st := range steps {
 		switch {
 		case s == nil:
 			return nil
-		case st == "*" || st == "-":
+		case st == "*" || st == "-" || st == "#":
 			s = s.Items
 		default:
 			if p, ok := s.Properties[st]; ok {
