@@ -50,6 +50,12 @@ const (
 	astCodecVersion = 1
 	// astMaxDepth bounds expression nesting (cel-go's parser stops at 250).
 	astMaxDepth = 1000
+	// astMaxTypeSize bounds the size of a type as a tree: the table shares
+	// parameters, so a few bytes could describe a type of 2^n nodes that
+	// cel-go's conversions and printing walk in full (the protobuf form
+	// was a tree, its size bounded by the input's). Real types are a few
+	// nodes: an object type is a name.
+	astMaxTypeSize = 1 << 12
 )
 
 // Expression tags.
@@ -301,17 +307,22 @@ func (d *astDecoder) str() string {
 // typeTable reads the type table; a parameter names an earlier type.
 func (d *astDecoder) typeTable() {
 	d.types = make([]*types.Type, d.count())
+	sizes := make([]int, len(d.types)) // each type's size as a tree
 	param := func(i int) *types.Type {
 		p := d.uint()
 		if p >= uint64(i) {
 			d.fail()
 			return types.DynType
 		}
+		if sizes[i] += sizes[p]; sizes[i] > astMaxTypeSize {
+			d.fail()
+		}
 		return d.types[p]
 	}
 	primitives := [...]*types.Type{astTypeBool: types.BoolType, astTypeBytes: types.BytesType,
 		astTypeDouble: types.DoubleType, astTypeInt: types.IntType, astTypeString: types.StringType, astTypeUint: types.UintType}
 	for i := range d.types {
+		sizes[i] = 1
 		var t *types.Type
 		switch tag := d.byte(); tag {
 		case astTypeDyn:

@@ -277,6 +277,24 @@ func TestASTCodecRejects(t *testing.T) {
 	if _, err := decodeCachedAST(raw(astMaxDepth+1), ""); err == nil {
 		t.Error("decoded an AST nested beyond the bound")
 	}
+
+	// types sharing their parameters: type i is map(type i-1, type i-1),
+	// 2^(i+1)-1 nodes as a tree, which cel-go's conversions walk in full
+	dag := func(n int) []byte {
+		b := []byte{astCodecVersion, 1, 1, 'f', byte(n), astTypeDyn}
+		for i := 1; i < n; i++ {
+			b = append(b, astTypeMap, byte(i-1), byte(i-1))
+		}
+		return append(b, astExprLiteral, 1, astConstTrue, 0, 0, 0, 0, 0, 1, 1, byte(n-1), 0)
+	}
+	if a, err := decodeCachedAST(dag(12), ""); err != nil {
+		t.Errorf("type of 4095 nodes: %v", err)
+	} else if _, err := celgo.AstToCheckedExpr(a); err != nil {
+		t.Error(err)
+	}
+	if _, err := decodeCachedAST(dag(13), ""); err == nil {
+		t.Error("decoded a type of 8191 nodes")
+	}
 }
 
 // FuzzASTCodec: any bytes decode to an error or to an AST that converts
