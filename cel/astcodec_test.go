@@ -332,3 +332,38 @@ func FuzzASTCodec(f *testing.F) {
 		requireSameAST(t, "fuzz", again, a)
 	})
 }
+
+// TestASTStoreCorruptEntry: an entry that does not decode (a protobuf
+// CheckedExpr of the old format, garbage) is compiled again and replaced
+// by its encoding; a good one is decoded, not compiled.
+func TestASTStoreCorruptEntry(t *testing.T) {
+	env := codecEnv(t)
+	src := codecExprs[3]
+	want, iss := env.Compile(src)
+	if iss.Err() != nil {
+		t.Fatal(iss.Err())
+	}
+	pb, err := celgo.AstToCheckedExpr(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := proto.Marshal(pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := encodeCachedAST(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, entry := range map[string][]byte{"protobuf": old, "garbage": {astCodecVersion, 0xff}, "good": good} {
+		st := &astStore{entries: map[string][]byte{"rule\x00" + src: entry}}
+		got, iss := st.compile(env, "rule\x00"+src, src)
+		if iss != nil && iss.Err() != nil {
+			t.Fatalf("%s: %v", name, iss.Err())
+		}
+		requireSameAST(t, name, got, want)
+		if !bytes.Equal(st.entries["rule\x00"+src], good) || st.dirty != (name != "good") {
+			t.Errorf("%s: entry not replaced by its encoding (dirty %v)", name, st.dirty)
+		}
+	}
+}
