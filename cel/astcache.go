@@ -17,10 +17,7 @@ import (
 	"sync/atomic"
 
 	celgo "github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common"
-	"google.golang.org/protobuf/proto"
 
-	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 
@@ -39,7 +36,7 @@ import (
 // environment's compatibility version and kind, whether oldSelf is
 // optional, and the running executable (path, size and modification time,
 // which change with every build, and with them the libraries). What is
-// read back is checked against its key and decoded as a CheckedExpr; an
+// read back is checked against its key and decoded (astcodec.go); an
 // entry that does not decode is compiled again and rewritten. Only
 // expressions that compile are cached: errors are always the compiler's
 // own. The cache changes no result, only the time to reach it.
@@ -54,8 +51,11 @@ type diskCache struct {
 	salt [sha256.Size]byte
 }
 
-// cacheFormat names the file layout; bump it when the layout changes.
-const cacheFormat = "kdv-cel-ast-1"
+// cacheFormat names the file layout; bump it when the layout or the
+// encoding of entries changes (2: entries in kdv's AST codec, no longer
+// protobuf CheckedExprs). Files of another format are ignored and
+// rewritten, in a directory of their own.
+const cacheFormat = "kdv-cel-ast-2"
 
 // SetCompileCacheDir makes compiled rules persist in dir (created if
 // missing), shared by later processes running the same executable; dir ""
@@ -118,7 +118,7 @@ type astStore struct {
 	// mu guards entries and dirty: a node's rules may be compiled on
 	// several goroutines (compileRules).
 	mu      sync.Mutex
-	entries map[string][]byte // entry key → marshalled CheckedExpr
+	entries map[string][]byte // entry key → encoded AST (encodeCachedAST) or rule meta
 	dirty   bool
 }
 
@@ -169,11 +169,8 @@ func (st *astStore) compile(env *celgo.Env, key, expr string) (*celgo.Ast, *celg
 		b, ok := st.entries[key]
 		st.mu.Unlock()
 		if ok {
-			var pb exprpb.CheckedExpr
-			if proto.Unmarshal(b, &pb) == nil {
-				if ast, err := celgo.CheckedExprToAstWithSource(&pb, common.NewTextSource(expr)); err == nil {
-					return ast, nil
-				}
+			if ast, err := decodeCachedAST(b, expr); err == nil {
+				return ast, nil
 			}
 			st.mu.Lock()
 			delete(st.entries, key)
@@ -182,17 +179,19 @@ func (st *astStore) compile(env *celgo.Env, key, expr string) (*celgo.Ast, *celg
 	}
 	ast, issues := env.Compile(expr)
 	if st != nil && issues.Err() == nil {
-		if pb, err := celgo.AstToCheckedExpr(ast); err == nil {
-			if b, err := proto.Marshal(pb); err == nil {
-				st.mu.Lock()
-				st.entries[key] = b
-				st.dirty = true
-				st.mu.Unlock()
-			}
+		if b, err := encodeEntry(key, ast); err == nil {
+			st.mu.Lock()
+			st.entries[key] = b
+			st.dirty = true
+			st.mu.Unlock()
 		}
 	}
 	return ast, issues
 }
+
+// encodeEntry encodes a compiled AST for the store; a variable so that
+// tests see every AST stored, as compiled.
+var encodeEntry = func(_ string, ast *celgo.Ast) ([]byte, error) { return encodeCachedAST(ast) }
 
 // get returns the stored entry key.
 func (st *astStore) get(key string) ([]byte, bool) {

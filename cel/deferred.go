@@ -12,10 +12,10 @@ import (
 )
 
 // Deferred compilation of built-in rules. Reading a rule's checked AST from
-// the compile cache (decoding its protobuf and converting it) is most of
-// the start-up of validating one built-in object, yet most of a node's
-// rules are skipped as vacuous on most objects (vacuous.go): a PodSpec's
-// rules for probes, volumes or security contexts the object does not have.
+// the compile cache (decoding it, astcodec.go) is most of the start-up of
+// validating one built-in object, yet most of a node's rules are skipped
+// as vacuous on most objects (vacuous.go): a PodSpec's rules for probes,
+// volumes or security contexts the object does not have.
 // What the skip needs, whether the rule reads oldSelf and its vacuity, is
 // kept in the cache beside the AST (an entry of role metaRole), so a rule
 // whose AST and meta entry are both stored is compiled only when an object
