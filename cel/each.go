@@ -2,7 +2,9 @@ package cel
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/google/cel-go/common/types"
@@ -32,6 +34,13 @@ import (
 // index, as some hand-written validation does
 // (validateScopedResourceSelectorRequirement reports at
 // scopeSelector.matchExpressions.operator).
+//
+// A map (an object with additionalProperties) may be named with [*] too
+// (".requests[*] as .requests"): each key is bound in turn, in sorted
+// order, the map restricted to that key, and reported at the key
+// (requests[memory]) or, with a reported path, where that says; so a rule
+// over a map's keys reports each bad key with its own value, as
+// validateResourceRequirements reports each request above its limit.
 //
 // A list named with [#] (".ports[#].name") is bound as with [*], but in
 // each restriction the list keeps its length, the bound element in every
@@ -72,7 +81,7 @@ func cutReportedPath(fp string) (value, report string, ok bool) {
 }
 
 // reportedAt is the reported path with its wildcards replaced by idx.
-func reportedAt(report string, idx []int) string {
+func reportedAt(report string, idx []string) string {
 	var b strings.Builder
 	for k := 0; ; k++ {
 		before, after, found := strings.Cut(report, "[*]")
@@ -81,7 +90,7 @@ func reportedAt(report string, idx []int) string {
 			return b.String()
 		}
 		if k < len(idx) {
-			fmt.Fprintf(&b, "[%d]", idx[k])
+			b.WriteString(idx[k])
 		} else {
 			b.WriteString("[*]")
 		}
@@ -90,8 +99,8 @@ func reportedAt(report string, idx []int) string {
 }
 
 // eachPath is a fieldPath with list wildcards: property names, "*", "-"
-// (a list bound through without its index in the path) and "#" (bound
-// keeping the list's length).
+// (a list bound through without its index in the path), "#" (bound
+// keeping the list's length) and "@" (each key of a map).
 type eachPath struct {
 	// report is the reported path ("" for the value's own).
 	report string
@@ -136,6 +145,13 @@ func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 			prefix = prefix.Child(name)
 			p.prefixSteps = append(p.prefixSteps, name)
 		}
+		if star && s.Type == "object" && s.Properties == nil && s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
+			// a map: each key
+			s = s.AdditionalProperties.Structural
+			p.steps = append(p.steps, "@")
+			wild = true
+			continue
+		}
 		if star || flat || sized {
 			if s.Type != "array" || s.Items == nil {
 				return p, false
@@ -160,7 +176,7 @@ func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 // self restricted to those elements, and the value at the path's end.
 type eachBinding struct {
 	path  *field.Path
-	idx   []int // the index of each starred element
+	idx   []string // the subscript of each starred element ("[2]", "[key]")
 	self  any
 	value any
 }
@@ -169,8 +185,8 @@ type eachBinding struct {
 // in order.
 func (p eachPath) bindings(obj any) []eachBinding {
 	var out []eachBinding
-	var walk func(cur any, i int, path *field.Path, idx []int, rebuild func(any) any)
-	walk = func(cur any, i int, path *field.Path, idx []int, rebuild func(any) any) {
+	var walk func(cur any, i int, path *field.Path, idx []string, rebuild func(any) any)
+	walk = func(cur any, i int, path *field.Path, idx []string, rebuild func(any) any) {
 		if i == len(p.steps) {
 			out = append(out, eachBinding{path: path, idx: idx, self: rebuild(cur), value: cur})
 			return
@@ -192,7 +208,16 @@ func (p eachPath) bindings(obj any) []eachBinding {
 						return rebuild(r)
 					}
 				}
-				walk(el, i+1, elPath, append(idx[:len(idx):len(idx)], j), restrict)
+				walk(el, i+1, elPath, append(idx[:len(idx):len(idx)], fmt.Sprintf("[%d]", j)), restrict)
+			}
+			return
+		}
+		if p.steps[i] == "@" {
+			// each key of a map, in sorted order, the map restricted to it
+			m, _ := cur.(map[string]any)
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				restrict := func(x any) any { return rebuild(map[string]any{k: x}) }
+				walk(m[k], i+1, path.Key(k), append(idx[:len(idx):len(idx)], "["+k+"]"), restrict)
 			}
 			return
 		}

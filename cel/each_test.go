@@ -342,6 +342,62 @@ func TestEachFieldPathSized(t *testing.T) {
 	}
 }
 
+// TestEachFieldPathMap: [*] on a map binds each key in sorted order, the
+// map restricted to it, so each bad request is reported with its own
+// quantity and message, as validateResourceRequirements does (reference,
+// bench/cmd/builtin-verdict, Kubernetes 1.37: requests {cpu: "2", memory:
+// 256M} over limits {cpu: "1", memory: 256m} give
+// spec.resources.requests: Invalid value: "2": must be less than or equal
+// to cpu limit of 1, and "256M" ... memory limit of 256m).
+func TestEachFieldPathMap(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  requests: {type: object, additionalProperties: {type: string}}
+		  limits: {type: object, additionalProperties: {type: string}}
+	`)
+	reason := "FieldValueInvalid"
+	rule := schema.ValidationRule{
+		Rule:              "!has(self.requests) || !has(self.limits) || self.requests.all(k, !(k in self.limits) || !quantity(self.requests[k]).isGreaterThan(quantity(self.limits[k])))",
+		MessageExpression: "self.requests.filter(k, k in self.limits && quantity(self.requests[k]).isGreaterThan(quantity(self.limits[k]))).map(k, 'must be less than or equal to ' + k + ' limit of ' + self.limits[k])[0]",
+		Reason:            &reason,
+	}
+	obj := `
+		requests: {memory: 256M, cpu: "2", storage: 1Gi}
+		limits: {memory: 256m, cpu: "1", storage: 2Gi}`
+	for _, c := range []struct {
+		fieldPath string
+		want      []string
+	}{
+		{".requests[*] as .requests", []string{
+			`spec.requests: Invalid value: "2": must be less than or equal to cpu limit of 1`,
+			`spec.requests: Invalid value: "256M": must be less than or equal to memory limit of 256m`,
+		}},
+		{".requests[*]", []string{
+			`spec.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1`,
+			`spec.requests[memory]: Invalid value: "256M": must be less than or equal to memory limit of 256m`,
+		}},
+	} {
+		r := rule
+		r.FieldPath = c.fieldPath
+		s.XValidations = []schema.ValidationRule{r}
+		v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		for range 5 { // the same order every time
+			got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), yamlObj(t, obj), nil, RuntimeCELCostBudget)
+			var lines []string
+			for _, e := range got {
+				lines = append(lines, e.Error())
+			}
+			if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+				t.Fatalf("%s: got\n%s\nwant\n%s", c.fieldPath, strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+			}
+		}
+	}
+}
+
 // TestEachFieldPathMessageExpression: a wildcard rule's messageExpression is
 // evaluated on each item's restriction, so each error names its own item,
 // as validateOnlyDeletedSchedulingGates does (reference,
