@@ -139,25 +139,26 @@ func (m *shapeMemo) hashShape(s *schema.Structural) [sha256.Size]byte {
 }
 
 func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
+	// the shape is written to a buffer and hashed once: a hash.Write per
+	// field (and a string-to-bytes copy for each) was most of the time
+	// of building a built-in kind's validator
+	buf := make([]byte, 0, 512)
+	defer func() { h.Write(buf) }()
 	str := func(v string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(v)))
-		h.Write(n[:])
-		h.Write([]byte(v))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(v)))
+		buf = append(buf, v...)
 	}
 	flag := func(b bool) {
 		if b {
-			h.Write([]byte{1})
+			buf = append(buf, 1)
 		} else {
-			h.Write([]byte{0})
+			buf = append(buf, 0)
 		}
 	}
 	ptr := func(p *int64) {
 		flag(p != nil)
 		if p != nil {
-			var n [8]byte
-			binary.LittleEndian.PutUint64(n[:], uint64(*p))
-			h.Write(n[:])
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(*p))
 		}
 	}
 	if s == nil {
@@ -211,7 +212,7 @@ func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 			return
 		}
 		v := m.subtree(c)
-		h.Write(v[:])
+		buf = append(buf, v[:]...)
 	}
 	str("items")
 	sub(s.Items)
@@ -226,6 +227,6 @@ func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		str(k)
 		v := m.property(s.Properties, k)
-		h.Write(v[:])
+		buf = append(buf, v[:]...)
 	}
 }
