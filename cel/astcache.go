@@ -21,6 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
+	"k8s.io/apimachinery/pkg/util/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 
@@ -106,9 +107,19 @@ func executableSalt() ([sha256.Size]byte, error) {
 	return out, nil
 }
 
-// envVersions maps the base environments kdv builds (baseEnvSet) to their
-// compatibility version, the part of a cache key that names them.
-var envVersions sync.Map // *environment.EnvSet → string
+// envVersions maps the base environments kdv builds (baseEnvSet,
+// builtinEnvSet) to their envInfo.
+var envVersions sync.Map // *environment.EnvSet → envInfo
+
+// envInfo describes one of kdv's base environments.
+type envInfo struct {
+	// key names the environment in cache keys: its compatibility version,
+	// and "+builtin" for the environment of built-in rules, whose
+	// libraries declare more functions.
+	key string
+	// compat is its compatibility version.
+	compat *version.Version
+}
 
 // astStore is the cache file of one node being compiled: the entries read
 // from it and those compiled since.
@@ -130,10 +141,11 @@ func openStore(base *environment.EnvSet, kind envKind, s *schema.Structural, dec
 	if c == nil {
 		return nil
 	}
-	ver, ok := envVersions.Load(base)
+	info, ok := envVersions.Load(base)
 	if !ok {
 		return nil
 	}
+	ver := info.(envInfo).key
 	if fp == nil {
 		f := fingerprint(s, decl, nil)
 		fp = &f
