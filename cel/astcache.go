@@ -37,8 +37,9 @@ import (
 // compatibility version, extended with self and oldSelf of the node's
 // declared type) and the CEL libraries' declarations, so an entry is keyed
 // by all of them: the node's schema fingerprint (share.go), the
-// environment's compatibility version and kind, whether oldSelf is
-// optional, and the running executable (path, size and modification time,
+// environment's compatibility version, whether it is the built-in
+// rules' (which declares kdv's own functions, x509.go), and its kind,
+// whether oldSelf is optional, and the running executable (path, size and modification time,
 // which change with every build, and with them the libraries). What is
 // read back is checked against its key and decoded as a CheckedExpr; an
 // entry that does not decode is compiled again and rewritten. Only
