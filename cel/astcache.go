@@ -18,6 +18,7 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 
+	"k8s.io/apimachinery/pkg/util/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 
@@ -33,9 +34,11 @@ import (
 // compatibility version, extended with self and oldSelf of the node's
 // declared type) and the CEL libraries' declarations, so an entry is keyed
 // by all of them: the node's schema fingerprint (share.go), the
-// environment's compatibility version and kind, whether oldSelf is
-// optional, and the running executable (path, size and modification time,
-// which change with every build, and with them the libraries). What is
+// environment's compatibility version, whether it is the built-in
+// rules' (which declares kdv's own functions, x509.go), and its kind,
+// whether oldSelf is optional, and the running executable (path, size and
+// modification time, which change with every build, and with them the
+// libraries). What is
 // read back is checked against its key and decoded (astcodec.go); an
 // entry that does not decode is compiled again and rewritten. Only
 // expressions that compile are cached: errors are always the compiler's
@@ -106,9 +109,19 @@ func executableSalt() ([sha256.Size]byte, error) {
 	return out, nil
 }
 
-// envVersions maps the base environments kdv builds (baseEnvSet) to their
-// compatibility version, the part of a cache key that names them.
-var envVersions sync.Map // *environment.EnvSet → string
+// envVersions maps the base environments kdv builds (baseEnvSet,
+// builtinEnvSet) to their envInfo.
+var envVersions sync.Map // *environment.EnvSet → envInfo
+
+// envInfo describes one of kdv's base environments.
+type envInfo struct {
+	// key names the environment in cache keys: its compatibility version,
+	// and "+builtin" for the environment of built-in rules, whose
+	// libraries declare more functions.
+	key string
+	// compat is its compatibility version.
+	compat *version.Version
+}
 
 // astStore is the cache file of one node being compiled: the entries read
 // from it and those compiled since.
@@ -130,10 +143,11 @@ func openStore(base *environment.EnvSet, kind envKind, s *schema.Structural, dec
 	if c == nil {
 		return nil
 	}
-	ver, ok := envVersions.Load(base)
+	info, ok := envVersions.Load(base)
 	if !ok {
 		return nil
 	}
+	ver := info.(envInfo).key
 	if fp == nil {
 		f := fingerprint(s, decl, nil)
 		fp = &f

@@ -91,7 +91,11 @@ type Options struct {
 	// budget), which hand-written validation does not have either: the
 	// built-in rules are kdv's own, written to be at most quadratic in the
 	// size of the object, and a value that fails to fit no size estimate
-	// (built-in lists have no maxItems) must still be validated.
+	// (built-in lists have no maxItems) must still be validated. They
+	// compile in the base environment extended with kdv's functions for
+	// checks no Kubernetes library has (x509.go), and see a string of
+	// format "byte" as encoding/json decodes the Go []byte
+	// (values.ToValBuiltIn).
 	BuiltIn bool
 }
 

@@ -35,7 +35,7 @@ func CheckSchema(s *schema.Structural, fldPath *field.Path, opts Options) field.
 		return nil
 	}
 	one := uint64(1)
-	c := &crdChecker{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit()}
+	c := &crdChecker{env: envSetFor(opts), perCallLimit: opts.perCallLimit()}
 	root := &checkContext{
 		schema:         s,
 		withinScope:    len(s.XValidations) > 0,

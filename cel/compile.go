@@ -201,7 +201,7 @@ func (r *ruleEnvs) get(optional bool) (*celgo.Env, error) {
 	// declarations are the same; a conflict among them would show at
 	// compilation instead.
 	lazy := celgo.EagerlyValidateDeclarations(false)
-	ver, known := envVersions.Load(r.base)
+	info, known := envVersions.Load(r.base)
 	if !known {
 		e, err := r.base.Extend(
 			environment.VersionedOptions{
@@ -225,7 +225,7 @@ func (r *ruleEnvs) get(optional bool) (*celgo.Env, error) {
 	// Extending both, as EnvSet.Extend does, doubled the cost. The stored
 	// expressions environment takes every option; the new expressions one
 	// those introduced at its compatibility version.
-	compat := version.MustParse(ver.(string))
+	compat := info.(envInfo).compat
 	base := envOf(r.base, r.kind)
 	opts := []celgo.EnvOption{celgo.Variable(ScopedVarName, r.scopedType.CelType()), lazy}
 	if r.kind == storedExpressions || compat.AtLeast(version.MajorMinor(1, 24)) {
@@ -495,7 +495,7 @@ func maxCardinality(minSize int64) uint64 {
 	return uint64(celconfig.MaxRequestSizeBytes / sz)
 }
 
-var baseEnvs sync.Map // "major.minor" -> *environment.EnvSet
+var baseEnvs sync.Map // "major.minor" or "major.minor+builtin" -> *environment.EnvSet
 
 // baseEnvSet returns the apiserver's base environment set at the given
 // compatibility version; MustBaseEnvSet caches it too, but only when its
@@ -509,6 +509,39 @@ func baseEnvSet(v *version.Version) *environment.EnvSet {
 	if prev, loaded := baseEnvs.LoadOrStore(key, e); loaded {
 		return prev.(*environment.EnvSet)
 	}
-	envVersions.Store(e, key)
+	envVersions.Store(e, envInfo{key: key, compat: v})
 	return e
+}
+
+// builtinEnvSet returns the environment of built-in rules
+// (Options.BuiltIn): the base environment at v with kdv's libraries of
+// hand-written checks (x509.go). A CRD's rules never see those functions.
+// Its cache key differs from the base environment's, so compiled ASTs of
+// one are never read back for the other (astcache.go).
+func builtinEnvSet(v *version.Version) *environment.EnvSet {
+	key := v.String() + "+builtin"
+	if e, ok := baseEnvs.Load(key); ok {
+		return e.(*environment.EnvSet)
+	}
+	e, err := baseEnvSet(v).Extend(environment.VersionedOptions{
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions:        []celgo.EnvOption{x509Library()},
+	})
+	if err != nil {
+		// the library's declarations are fixed: a conflict is a bug
+		panic(fmt.Sprintf("cel: built-in environment: %v", err))
+	}
+	if prev, loaded := baseEnvs.LoadOrStore(key, e); loaded {
+		return prev.(*environment.EnvSet)
+	}
+	envVersions.Store(e, envInfo{key: key, compat: v})
+	return e
+}
+
+// envSetFor returns the environment rules compile in under opts.
+func envSetFor(opts Options) *environment.EnvSet {
+	if opts.BuiltIn {
+		return builtinEnvSet(opts.compatibilityVersion())
+	}
+	return baseEnvSet(opts.compatibilityVersion())
 }

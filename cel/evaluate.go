@@ -127,6 +127,9 @@ func (v *Validator) newEvaluation(ctx context.Context, fast bool) evaluation {
 	conv := v.toVal
 	if conv == nil {
 		conv = values.ToVal
+		if v.builtIn {
+			conv = values.ToValBuiltIn
+		}
 	}
 	return evaluation{ctx: ctx, ratcheting: v.ratcheting, fast: fast, toVal: conv, builtIn: v.builtIn}
 }

@@ -33,7 +33,8 @@ type Validator struct {
 	// ratcheting is the CRDValidationRatcheting feature gate of the
 	// emulated apiserver: beta and on by default since 1.30 (GA 1.33).
 	ratcheting bool
-	// toVal is the value adaptor (nil: values.ToVal).
+	// toVal is the value adaptor (nil: values.ToVal, values.ToValBuiltIn
+	// for built-in rules).
 	toVal toVal
 	// guard checks objects (and old objects) against the sizes the fast
 	// path's cost bounds assume (see fast.go); nil when self is untyped.
@@ -174,7 +175,7 @@ func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy 
 	if !hasXValidations(s) {
 		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting, builtIn: opts.BuiltIn}
 	}
-	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn}
+	b := &builder{env: envSetFor(opts), perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn}
 	v := b.validator(s, isResourceRoot, ratcheting)
 	v.builtIn = opts.BuiltIn
 	return v

@@ -14,6 +14,7 @@
 package values
 
 import (
+	"encoding/base64"
 	"reflect"
 	"strings"
 
@@ -32,6 +33,21 @@ import (
 // are wrapped so that field and index access convert lazily and skip
 // needless unescaping.
 func ToVal(v any, s common.Schema) ref.Val {
+	return toVal(v, s, false)
+}
+
+// ToValBuiltIn is ToVal for the rules of built-in kinds, which stand for
+// hand-written validation of Go values: a string of format "byte" is
+// decoded with base64.StdEncoding, as encoding/json decodes a []byte field,
+// where the apiserver's CRD conversion (kube-openapi strfmt.Base64) uses
+// base64.URLEncoding and fails on any '+' or '/'. Values the typed
+// decoding accepted thus always convert.
+func ToValBuiltIn(v any, s common.Schema) ref.Val {
+	return toVal(v, s, true)
+}
+
+// toVal is ToVal, or ToValBuiltIn with stdBytes.
+func toVal(v any, s common.Schema, stdBytes bool) ref.Val {
 	if v == nil || s.IsXIntOrString() {
 		return common.UnstructuredToVal(v, s)
 	}
@@ -39,7 +55,7 @@ func ToVal(v any, s common.Schema) ref.Val {
 	case "object":
 		if m, ok := v.(map[string]any); ok && !s.IsXEmbeddedResource() {
 			if props := s.Properties(); props != nil {
-				return &object{value: m, schema: s, props: props}
+				return &object{value: m, schema: s, props: props, stdBytes: stdBytes}
 			}
 			if len(m) > 1 {
 				if mv, ok := common.UnstructuredToVal(v, s).(traits.Mapper); ok {
@@ -51,8 +67,17 @@ func ToVal(v any, s common.Schema) ref.Val {
 		if l, ok := v.([]any); ok && s.Items() != nil {
 			switch s.XListType() {
 			case "", "atomic", "set", "map":
-				return &list{elements: l, schema: s, items: s.Items()}
+				return &list{elements: l, schema: s, items: s.Items(), stdBytes: stdBytes}
 			}
+		}
+	case "string":
+		if str, ok := v.(string); ok && stdBytes && s.Format() == "byte" {
+			b, err := base64.StdEncoding.DecodeString(str)
+			if err != nil {
+				// the apiserver's wording (valuesunstructured.go)
+				return types.NewErr("Invalid byte formatted string %s: %v", str, err)
+			}
+			return types.Bytes(b)
 		}
 	}
 	return common.UnstructuredToVal(v, s)
@@ -79,6 +104,10 @@ type object struct {
 	schema common.Schema
 	props  map[string]common.Schema
 	inner  ref.Val // the apiserver's value, made on first need
+	// stdBytes: converted by ToValBuiltIn. Only field access, index
+	// access and iteration convert children that way; what is delegated
+	// to the apiserver's value (equality, map iteration) is its own.
+	stdBytes bool
 }
 
 var _ traits.Mapper = (*object)(nil)
@@ -163,7 +192,7 @@ func (o *object) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return nil, false
 	}
-	return ToVal(v, ps), true
+	return toVal(v, ps, o.stdBytes), true
 }
 
 // list is an array with an items schema: the apiserver's unstructuredList,
@@ -173,6 +202,7 @@ type list struct {
 	schema   common.Schema
 	items    common.Schema
 	inner    ref.Val
+	stdBytes bool // converted by ToValBuiltIn
 }
 
 var _ traits.Lister = (*list)(nil)
@@ -231,7 +261,7 @@ func (l *list) Get(idx ref.Val) ref.Val {
 	if i < 0 || i >= len(l.elements) {
 		return types.NewErr("index out of bounds: %v", idx)
 	}
-	return ToVal(l.elements[i], l.items)
+	return toVal(l.elements[i], l.items, l.stdBytes)
 }
 
 // Iterator yields the elements in order, each converted with ToVal.
@@ -248,7 +278,7 @@ type iterator struct {
 func (it *iterator) HasNext() ref.Val { return types.Bool(it.i < len(it.elements)) }
 
 func (it *iterator) Next() ref.Val {
-	v := ToVal(it.elements[it.i], it.items)
+	v := toVal(it.elements[it.i], it.items, it.stdBytes)
 	it.i++
 	return v
 }

@@ -2,11 +2,13 @@ package values
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 
 	"k8s.io/apimachinery/pkg/util/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -272,5 +274,44 @@ func BenchmarkFieldAccess(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestToValBuiltInBytes: ToValBuiltIn decodes format "byte" strings as
+// encoding/json does (StdEncoding), at the root, in objects and in lists,
+// where the apiserver's conversion (URLEncoding) fails on '+' and '/'.
+func TestToValBuiltInBytes(t *testing.T) {
+	s := &model.Structural{Structural: schematest.Structural(t, `
+type: object
+properties:
+  b: {type: string, format: byte}
+  l: {type: array, items: {type: string, format: byte}}
+`)}
+	obj := map[string]any{"b": "+/8=", "l": []any{"AQ==", "//8="}}
+	want := []byte{0xfb, 0xff}
+	for name, v := range map[string]ref.Val{
+		"field": ToValBuiltIn(obj, s).(traits.Mapper).Get(types.String("b")),
+		"root":  ToValBuiltIn("+/8=", s.Properties()["b"]),
+	} {
+		if b, ok := v.(types.Bytes); !ok || string(b) != string(want) {
+			t.Errorf("%s: %v, want %v", name, v, want)
+		}
+	}
+	l := ToValBuiltIn(obj, s).(traits.Mapper).Get(types.String("l")).(traits.Lister)
+	if b, ok := l.Get(types.Int(1)).(types.Bytes); !ok || string(b) != "\xff\xff" {
+		t.Errorf("list item: %v", l.Get(types.Int(1)))
+	}
+	it := l.Iterator()
+	it.Next()
+	if b, ok := it.Next().(types.Bytes); !ok || string(b) != "\xff\xff" {
+		t.Errorf("iterated item: %v", b)
+	}
+	// ToVal is the apiserver's: an error for the same text
+	if v := ToVal(obj, s).(traits.Mapper).Get(types.String("b")); !types.IsError(v) {
+		t.Errorf("ToVal: %v, want the apiserver's error", v)
+	}
+	// text that is no base64 is an error either way
+	if v := ToValBuiltIn("%%", s.Properties()["b"]); !types.IsError(v) || !strings.Contains(fmt.Sprint(v), "Invalid byte formatted string") {
+		t.Errorf("ToValBuiltIn(%%%%): %v", v)
 	}
 }
