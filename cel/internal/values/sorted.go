@@ -7,6 +7,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
+	"k8s.io/apiserver/pkg/cel/common"
 )
 
 // The apiserver's maps iterate over their keys in Go's random map order,
@@ -18,9 +19,50 @@ import (
 // map, are the apiserver's.
 
 // sortedMap is the apiserver's value of a map without properties (an
-// object with additionalProperties) with sorted iteration.
+// object with additionalProperties) with sorted iteration. For built-in
+// rules (ToValBuiltIn) value and items are set, and the map's values are
+// converted with ToValBuiltIn too: the apiserver's conversion decodes a
+// map of format "byte" strings (a Secret's data, a ConfigMap's
+// binaryData) as URL-safe base64 and fails on the '+' and '/' of standard
+// base64, which Go's decoding of the []byte values accepts.
 type sortedMap struct {
 	traits.Mapper
+	value map[string]any
+	items common.Schema
+}
+
+// Find mirrors unstructuredMap.Find for a map: a present key, null values
+// included.
+func (m sortedMap) Find(key ref.Val) (ref.Val, bool) {
+	if m.items == nil {
+		return m.Mapper.Find(key)
+	}
+	k, ok := key.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(key), true
+	}
+	v, ok := m.value[string(k)]
+	if !ok {
+		return nil, false
+	}
+	return toVal(v, m.items, true), true
+}
+
+// Get mirrors unstructuredMap.Get.
+func (m sortedMap) Get(key ref.Val) ref.Val {
+	if v, found := m.Find(key); found {
+		return v
+	}
+	return types.ValOrErr(key, "no such key: %v", key)
+}
+
+// Contains mirrors unstructuredMap.Contains.
+func (m sortedMap) Contains(key ref.Val) ref.Val {
+	v, found := m.Find(key)
+	if v != nil && types.IsUnknownOrError(v) {
+		return v
+	}
+	return types.Bool(found)
 }
 
 // Iterator yields the apiserver's keys in sorted order.

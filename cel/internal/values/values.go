@@ -57,9 +57,13 @@ func toVal(v any, s common.Schema, stdBytes bool) ref.Val {
 			if props := s.Properties(); props != nil {
 				return &object{value: m, schema: s, props: props, stdBytes: stdBytes}
 			}
-			if len(m) > 1 {
+			if len(m) > 1 || stdBytes {
 				if mv, ok := common.UnstructuredToVal(v, s).(traits.Mapper); ok {
-					return sortedMap{mv}
+					sm := sortedMap{Mapper: mv}
+					if ap := s.AdditionalProperties(); stdBytes && ap != nil && ap.Schema() != nil {
+						sm.value, sm.items = m, ap.Schema()
+					}
+					return sm
 				}
 			}
 		}

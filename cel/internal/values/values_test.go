@@ -286,8 +286,9 @@ type: object
 properties:
   b: {type: string, format: byte}
   l: {type: array, items: {type: string, format: byte}}
+  m: {type: object, additionalProperties: {type: string, format: byte}}
 `)}
-	obj := map[string]any{"b": "+/8=", "l": []any{"AQ==", "//8="}}
+	obj := map[string]any{"b": "+/8=", "l": []any{"AQ==", "//8="}, "m": map[string]any{"k": "+/8="}}
 	want := []byte{0xfb, 0xff}
 	for name, v := range map[string]ref.Val{
 		"field": ToValBuiltIn(obj, s).(traits.Mapper).Get(types.String("b")),
@@ -305,6 +306,20 @@ properties:
 	it.Next()
 	if b, ok := it.Next().(types.Bytes); !ok || string(b) != "\xff\xff" {
 		t.Errorf("iterated item: %v", b)
+	}
+	// a map of bytes (a Secret's data), with one key or several
+	for _, mv := range []map[string]any{{"k": "+/8="}, {"k": "+/8=", "j": "AQ=="}} {
+		obj["m"] = mv
+		m := ToValBuiltIn(obj, s).(traits.Mapper).Get(types.String("m")).(traits.Mapper)
+		if b, ok := m.Get(types.String("k")).(types.Bytes); !ok || string(b) != string(want) {
+			t.Errorf("map value of %v: %v, want %v", mv, m.Get(types.String("k")), want)
+		}
+		if v, found := m.Find(types.String("absent")); found || v != nil {
+			t.Errorf("map: absent key found: %v", v)
+		}
+		if m.Contains(types.String("k")) != types.True {
+			t.Errorf("map: k not contained")
+		}
 	}
 	// ToVal is the apiserver's: an error for the same text
 	if v := ToVal(obj, s).(traits.Mapper).Get(types.String("b")); !types.IsError(v) {
