@@ -141,6 +141,9 @@ func openStore(base *environment.EnvSet, kind envKind, s *schema.Structural, dec
 	h := sha256.New()
 	h.Write(c.salt[:])
 	fmt.Fprintf(h, "%s\x00%d\x00", ver, kind)
+	if _, kdv := kdvEnvs.Load(base); kdv {
+		h.Write([]byte("kdv\x00"))
+	}
 	h.Write(fp[:])
 	key := h.Sum(nil)
 	st := &astStore{path: filepath.Join(c.dir, hex.EncodeToString(key)[:40]), key: key}

@@ -406,8 +406,8 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					value = compiled.absent
 				}
 			}
-			if compiled.literalEmpty {
-				value = ""
+			if compiled.literal != nil {
+				value = *compiled.literal
 			}
 			addErr(handwrittenError(curPath, value, detail, rule.Reason, compiled.target))
 			continue

@@ -174,7 +174,11 @@ func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy 
 	if !hasXValidations(s) {
 		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting, builtIn: opts.BuiltIn}
 	}
-	b := &builder{env: baseEnvSet(opts.compatibilityVersion()), perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn}
+	env := baseEnvSet(opts.compatibilityVersion())
+	if opts.BuiltIn {
+		env = builtinEnvSet(opts.compatibilityVersion())
+	}
+	b := &builder{env: env, perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn}
 	v := b.validator(s, isResourceRoot, ratcheting)
 	v.builtIn = opts.BuiltIn
 	return v
