@@ -57,9 +57,10 @@ type compilationResult struct {
 	// diff, of a built-in rule with x-kubernetes-diff, appends the diff
 	// of the old and new values to the message (diff.go).
 	diff *ruleDiff
-	// literalEmpty: the fieldPath's value path is '' ("'' as .x"): the
-	// bad value is the string "" wherever the rule reports.
-	literalEmpty bool
+	// literal: the fieldPath's value path is a quoted string ("'' as .x",
+	// "'some-key' as .x"): the bad value is that string wherever the rule
+	// reports; nil otherwise.
+	literal *string
 
 	// vacuity, for unmetered rules, skips the rule on objects that leave
 	// out every field it reads (see vacuous.go); nil when not analyzable.
@@ -407,11 +408,14 @@ func (res *compilationResult) setFieldPath(rule schema.ValidationRule, s *schema
 		res.normalizedFieldPath, res.target = report, s
 		return
 	}
-	if report != "" && fp == "''" {
+	if lit, ok := quotedLiteral(fp); report != "" && ok {
 		// "'' as .x": the bad value is the literal "", reported at .x
 		// (hand-written code that prints a constant instead of the value
-		// it checks: validateV1EventSeries's field.Invalid(..., "", ...))
-		res.normalizedFieldPath, res.target, res.literalEmpty = report, s, true
+		// it checks: validateV1EventSeries's field.Invalid(..., "", ...));
+		// likewise any literal without quotes ("'scheduler.alpha.kubernetes.io/taints'
+		// as .metadata.annotations": the annotation's key, as
+		// ValidateTaintsInNodeAnnotations reports it)
+		res.normalizedFieldPath, res.target, res.literal = report, s, &lit
 		return
 	}
 	if p, ok := parseEachPath(fp, s); ok && builtIn {
@@ -515,7 +519,8 @@ func baseEnvSet(v *version.Version) *environment.EnvSet {
 
 // builtinEnvSet returns the environment of built-in rules
 // (Options.BuiltIn): the base environment at v with kdv's libraries of
-// hand-written checks (x509.go). A CRD's rules never see those functions.
+// hand-written checks (x509.go, kdvlib.go). A CRD's rules never see those
+// functions.
 // Its cache key differs from the base environment's, so compiled ASTs of
 // one are never read back for the other (astcache.go).
 func builtinEnvSet(v *version.Version) *environment.EnvSet {
@@ -525,7 +530,7 @@ func builtinEnvSet(v *version.Version) *environment.EnvSet {
 	}
 	e, err := baseEnvSet(v).Extend(environment.VersionedOptions{
 		IntroducedVersion: version.MajorMinor(1, 0),
-		EnvOptions:        []celgo.EnvOption{x509Library()},
+		EnvOptions:        []celgo.EnvOption{x509Library(), kdvLibrary()},
 	})
 	if err != nil {
 		// the library's declarations are fixed: a conflict is a bug
@@ -544,4 +549,13 @@ func envSetFor(opts Options) *environment.EnvSet {
 		return builtinEnvSet(opts.compatibilityVersion())
 	}
 	return baseEnvSet(opts.compatibilityVersion())
+}
+
+// quotedLiteral returns the string a fieldPath's value path quotes: 'x'
+// with no quote inside.
+func quotedLiteral(fp string) (string, bool) {
+	if len(fp) < 2 || fp[0] != '\'' || fp[len(fp)-1] != '\'' || strings.ContainsAny(fp[1:len(fp)-1], "'\"") {
+		return "", false
+	}
+	return fp[1 : len(fp)-1], true
 }

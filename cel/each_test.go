@@ -197,6 +197,13 @@ func TestReportedFieldPath(t *testing.T) {
 		Reason:    &invalid,
 		Message:   "has invalid value",
 		FieldPath: "'' as .eventType",
+	}, {
+		// field.Invalid(fldPath, core.TaintsAnnotationKey, ...) in
+		// ValidateTaintsInNodeAnnotations: the key, not the value
+		Rule:      "self.?type.orValue('Normal') != 'Bad'",
+		Reason:    &invalid,
+		Message:   "bad type",
+		FieldPath: "'scheduler.alpha.kubernetes.io/taints' as .metadata.annotations",
 	}}
 	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
 	if len(errs) > 0 {
@@ -213,6 +220,10 @@ func TestReportedFieldPath(t *testing.T) {
 			`spec.resources[storage]: Required value`,
 			`spec.metadata.taints[1].effect: Required value`,
 			`spec.eventType: Invalid value: "": has invalid value`,
+		}},
+		{"literal key", `{resources: {requests: {storage: 1Gi}}, type: Bad}`, []string{
+			`spec.eventType: Invalid value: "": has invalid value`,
+			`spec.metadata.annotations: Invalid value: "scheduler.alpha.kubernetes.io/taints": bad type`,
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

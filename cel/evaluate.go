@@ -409,8 +409,8 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 					value = compiled.absent
 				}
 			}
-			if compiled.literalEmpty {
-				value = ""
+			if compiled.literal != nil {
+				value = *compiled.literal
 			}
 			addErr(handwrittenError(curPath, value, detail, rule.Reason, compiled.target))
 			continue

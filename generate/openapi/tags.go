@@ -482,9 +482,10 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			r.Reason = reasonName(v)
 		}
 		if v, ok := t.Arg("fieldPath"); ok {
-			// "-" and "- as .x" (no value), "'' as .x" (a literal ""
-			// reported at .x): kdv.dev/cel built-in rules, kept as written
-			if v != "-" && !strings.HasPrefix(v, "- as .") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") && !strings.HasPrefix(v, "''") {
+			// "-" and "- as .x" (no value), "'' as .x" and "'key' as .x"
+			// (a literal string reported at .x): kdv.dev/cel built-in
+			// rules, kept as written
+			if v != "-" && !strings.HasPrefix(v, "- as .") && !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, "[") && !strings.HasPrefix(v, "'") {
 				v = "." + v
 			}
 			r.FieldPath = v
