@@ -495,6 +495,76 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			}
 			return proveOptional{val: v, ok: true}, true
 		}
+	case fn == operators.OptIndex && len(args) == 2:
+		// m[?'k'] on a map: as .? on an object (a present null is an
+		// optional of null in CEL, left unknown here)
+		return func(env *proveEnv) (any, bool) {
+			o, ok := args[0](env)
+			if !ok {
+				return nil, false
+			}
+			if opt, isOpt := o.(proveOptional); isOpt {
+				if !opt.ok {
+					return proveNone, true
+				}
+				o = opt.val
+			}
+			m, isMap := o.(map[string]any)
+			k, kok := args[1](env)
+			key, isStr := k.(string)
+			if !isMap || !kok || !isStr {
+				return nil, false
+			}
+			v, set := m[key]
+			if set && v == nil {
+				return nil, false
+			}
+			if !set {
+				return proveNone, true
+			}
+			return proveOptional{val: v, ok: true}, true
+		}
+	case fn == "sum" && target != nil && len(args) == 0:
+		// the lists library's sum of a list of ints (an error on
+		// overflow) or doubles; the empty list's is its element type's zero
+		var zero any
+		if t := c.ast.GetType(e.ID()); t != nil {
+			switch t.Kind() {
+			case types.IntKind:
+				zero = int64(0)
+			case types.DoubleKind:
+				zero = float64(0)
+			}
+		}
+		return func(env *proveEnv) (any, bool) {
+			v, ok := target(env)
+			l, isList := v.([]any)
+			if !ok || !isList || zero == nil {
+				return nil, false
+			}
+			switch zero.(type) {
+			case int64:
+				var sum int64
+				for _, x := range l {
+					y, isInt := x.(int64)
+					if !isInt || (y > 0 && sum > (1<<63-1)-y) || (y < 0 && sum < (-1<<63)-y) {
+						return nil, false
+					}
+					sum += y
+				}
+				return sum, true
+			default:
+				var sum float64
+				for _, x := range l {
+					y, isDouble := x.(float64)
+					if !isDouble {
+						return nil, false
+					}
+					sum += y
+				}
+				return sum, true
+			}
+		}
 	case fn == operators.Index && len(args) == 2:
 		return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
 			a, aok := args[0](env)

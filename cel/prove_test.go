@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -66,6 +67,13 @@ var proveRules = []string{
 	`size(self.?l.orValue([])) - 1 < 3`,
 	`self.?s.orValue('a/b').split('/')[self.?s.orValue('a/b').split('/').size() - 1] != ''`,
 	`self.?m.orValue({}).all(k, !k.startsWith('x') || self.m[k] in ['', 'a'])`,
+	`self.?m[?'k'].orValue('') == '' || self.m['k'] == 'v'`,
+	`self.?m[?'k'].hasValue() || size(self.?m.orValue({})) < 3`,
+	`self.?m.orValue({}).map(k, size(bytes(self.m[k]))).sum() <= 6`,
+	`self.?m.orValue({}).filter(k, self.m[k] == 'v').size() <= 1`,
+	`self.?m.orValue({}).map(k, k + '=' + self.m[k]) != ['k=v', 'k2=x']`,
+	`self.?l.orValue([]).map(x, size(x)).sum() < 4`,
+	`[9223372036854775807, self.?num.orValue(0)].sum() > 0`,
 	// left to CEL: the prover must say nothing wrong around them
 	`self.?num.orValue(0) - 9223372036854775800 < 0`,
 	`self.?m.orValue({'k': 'v'}).all(k, k != '')`,
@@ -333,15 +341,25 @@ func TestProverDecidesLiterals(t *testing.T) {
 		`self.?m.orValue({}).all(k, !k.startsWith('x') || self.m[k] in ['', 'a'])`:              true,
 		`self.?num.orValue(0) - 9223372036854775800 < 0`:                                        false, // overflows for -1: left to CEL
 		`self.?m.orValue({'k': 'v'}).all(k, k != '')`:                                           false, // non-empty map literals are not modelled
+		// an annotation read by key (m[?'k']), and a map's values summed
+		// (ConfigMap's size): each used to send its rule to CEL
+		`self.?m[?'k'].orValue('') == '' || self.m['k'] == 'v'`:         true,
+		`self.?m.orValue({}).map(k, size(bytes(self.m[k]))).sum() <= 6`: true,
+		`self.?l.orValue([]).map(x, size(x)).sum() < 4`:                 true,
 	}
 	obj := map[string]any{"s": "x/y", "l": []any{"a"}, "num": int64(-10)}
+	withMap := map[string]any{"l": []any{"a", "bc"}, "m": map[string]any{"k": "v", "k2": "w"}}
 	for j, rule := range proveRules {
 		w, ok := want[rule]
 		if !ok {
 			continue
 		}
 		delete(want, rule)
-		got, decided := h.nr.compiled[j].prover(newProveEnv(obj))
+		o := obj
+		if strings.Contains(rule, "sum()") || strings.Contains(rule, "[?'k']") {
+			o = withMap
+		}
+		got, decided := h.nr.compiled[j].prover(newProveEnv(o))
 		if decided != w || (decided && got != true) {
 			t.Errorf("%s: prover (%v, %v), want decided %v (true)", rule, got, decided, w)
 		}

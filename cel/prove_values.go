@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -78,12 +79,18 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 			}
 		case map[string]any:
 			// all and exists (a bool accumulator) do not depend on the
-			// order of a map's keys; map and filter would
-			if _, isBool := accu.(bool); !isBool {
-				ok = false
+			// order of a map's keys; map and filter take them in sorted
+			// order, as kdv's CEL maps iterate (internal/values)
+			if _, isBool := accu.(bool); isBool {
+				for k := range t {
+					var more bool
+					if more, ok = iter(k); !more {
+						break
+					}
+				}
 				break
 			}
-			for k := range t {
+			for _, k := range slices.Sorted(maps.Keys(t)) {
 				var more bool
 				if more, ok = iter(k); !more {
 					break
@@ -212,7 +219,7 @@ func (c *proveCompiler) quantified(rng prover, all bool, pred prover, n0 int, ac
 // x.?a.?b.orValue(d) of built-in rules); nil for other expressions.
 func (c *proveCompiler) optionalChain(e celast.Expr) func(*proveEnv) (any, bool, bool) {
 	var names []string
-	for e.Kind() == celast.CallKind && e.AsCall().FunctionName() == operators.OptSelect && len(e.AsCall().Args()) == 2 {
+	for e.Kind() == celast.CallKind && (e.AsCall().FunctionName() == operators.OptSelect || e.AsCall().FunctionName() == operators.OptIndex) && len(e.AsCall().Args()) == 2 {
 		key := e.AsCall().Args()[1]
 		if key.Kind() != celast.LiteralKind {
 			return nil
