@@ -267,6 +267,17 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		if e.builtIn && compiled.prover != nil {
 			e.penv.self = obj
 			e.penv.vars = e.penv.buf[:0]
+			e.penv.old, e.penv.oldSet = nil, false
+			if compiled.usesOldSelf {
+				switch {
+				case optionalOldSelf && oldObj == nil:
+					e.penv.old, e.penv.oldSet = proveNone, true
+				case optionalOldSelf:
+					e.penv.old, e.penv.oldSet = proveOptional{val: oldObj, ok: true}, true
+				case oldObj != nil:
+					e.penv.old, e.penv.oldSet = oldObj, true
+				}
+			}
 			if v, ok := compiled.prover(&e.penv); ok && v == true {
 				continue
 			}

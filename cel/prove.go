@@ -40,8 +40,12 @@ type prover func(env *proveEnv) (any, bool)
 // vars for the usual nesting depth, so that evaluating allocates nothing.
 type proveEnv struct {
 	self any
-	vars []proveVar
-	buf  [8]proveVar
+	// old is oldSelf when oldSet: the old value, or for a rule with
+	// optionalOldSelf an optional of it (none on create)
+	old    any
+	oldSet bool
+	vars   []proveVar
+	buf    [8]proveVar
 	// memo keeps the latest results of format validations: a label key
 	// is checked by several rules (one per message), each a regular
 	// expression match. Results depend only on the format and the string.
@@ -283,7 +287,17 @@ func (c *proveCompiler) ident(e celast.Expr) prover {
 		}
 	}
 	if name == OldScopedVarName {
-		return unknown
+		if t := c.ast.GetType(e.ID()); t != nil && t.Kind() == types.OpaqueKind {
+			// optionalOldSelf: an optional of the old value
+			return func(env *proveEnv) (any, bool) {
+				_, isOpt := env.old.(proveOptional)
+				return env.old, env.oldSet && isOpt
+			}
+		}
+		return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
+			_, isOpt := env.old.(proveOptional)
+			return env.old, env.oldSet && !isOpt
+		})
 	}
 	// a comprehension variable, in the slot evaluation gives it
 	slot := -1
@@ -612,6 +626,13 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				return opt.val, true
 			}
 			return args[0](env)
+		})
+	case fn == "value" && target != nil && len(args) == 0:
+		// optional.value(): an error on none
+		return c.typed(e.ID(), func(env *proveEnv) (any, bool) {
+			o, ok := target(env)
+			opt, isOpt := o.(proveOptional)
+			return opt.val, ok && isOpt && opt.ok
 		})
 	case fn == "hasValue" && target != nil && len(args) == 0:
 		if chain := c.optionalChain(call.Target()); chain != nil {

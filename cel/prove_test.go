@@ -368,3 +368,78 @@ func TestProverDecidesLiterals(t *testing.T) {
 		t.Errorf("%s: not in proveRules", rule)
 	}
 }
+
+// proveTransitionRules read oldSelf: plainly (an update only) or with
+// optionalOldSelf (also on create, oldSelf none), as the Service rules
+// that used to fall back to CEL on every Service do.
+var proveTransitionRules = []struct {
+	rule     string
+	optional bool
+}{
+	{`self.?s.orValue('') == oldSelf.?s.orValue('')`, false},
+	{`self.?num.orValue(0) >= oldSelf.?num.orValue(0)`, false},
+	{`!oldSelf.hasValue() || self.?s.orValue('') != 'x' || oldSelf.value().?s.orValue('') != 'x' || oldSelf.value().?num == self.?num`, true},
+	{`!oldSelf.hasValue() || oldSelf.value().?l.orValue([]) == [] || size(self.?l.orValue([])) > 0`, true},
+	{`self.?l.orValue([]) == [] || self.l == ['a'] || oldSelf.hasValue()`, true},
+	{`oldSelf.value().?s.orValue('') != 'zz'`, true}, // an error on create: left to CEL
+}
+
+// TestProverTransitionRules: on creates and updates of random objects the
+// prover agrees with CEL on rules reading oldSelf, and decides most.
+func TestProverTransitionRules(t *testing.T) {
+	s := yamlSchema(t, proveSchema)
+	for _, r := range proveTransitionRules {
+		opt := r.optional
+		s.XValidations = append(s.XValidations, schema.ValidationRule{Rule: r.rule, OptionalOldSelf: &opt})
+	}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	nr := v.root.compiledRules()
+	rnd := rand.New(rand.NewSource(3))
+	decided := make([]int, len(nr.compiled))
+	for i := 0; i < 2000; i++ {
+		obj := randomProveObject(rnd)
+		var old any
+		if i%3 != 0 {
+			old = randomProveObject(rnd)
+		}
+		act, optAct := v.root.activations(obj, old, values.ToVal)
+		for j := range nr.compiled {
+			c := &nr.compiled[j]
+			if c.err != nil {
+				t.Fatalf("%s: %v", proveTransitionRules[j].rule, c.err)
+			}
+			opt := proveTransitionRules[j].optional
+			if old == nil && !opt {
+				continue
+			}
+			a := act
+			env := newProveEnv(obj)
+			switch {
+			case opt && old == nil:
+				a, env.old, env.oldSet = optAct, proveNone, true
+			case opt:
+				a, env.old, env.oldSet = optAct, proveOptional{val: old, ok: true}, true
+			default:
+				env.old, env.oldSet = old, true
+			}
+			want, _, err := c.program.Eval(a)
+			got, ok := c.prover(env)
+			if !ok {
+				continue
+			}
+			decided[j]++
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(want.Value()) {
+				t.Errorf("%s on %v (old %v): prover %v, CEL %v %v", proveTransitionRules[j].rule, obj, old, got, want, err)
+			}
+		}
+	}
+	for j, n := range decided {
+		if n == 0 && j != len(decided)-1 {
+			t.Errorf("%s: never decided by the prover", proveTransitionRules[j].rule)
+		}
+	}
+	t.Logf("decided: %v", decided)
+}

@@ -338,6 +338,27 @@ func proveEqual(a, b any) (bool, bool) {
 			return false, false
 		}
 		return false, true
+	case []any:
+		// lists: equal element by element is equal for every list type;
+		// an empty and a non-empty list differ for every list type (set
+		// and map lists compare regardless of order, so other unequal
+		// pairs are left to CEL)
+		y, isList := b.([]any)
+		if !isList {
+			return false, false
+		}
+		if (len(x) == 0) != (len(y) == 0) {
+			return false, true
+		}
+		if len(x) != len(y) {
+			return false, false
+		}
+		for i := range x {
+			if eq, known := proveEqual(x[i], y[i]); !known || !eq {
+				return false, false
+			}
+		}
+		return true, true
 	}
 	return false, false
 }
