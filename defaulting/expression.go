@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
 
+	kdvcel "kdv.dev/cel"
 	"kdv.dev/schema"
 )
 
@@ -63,6 +64,9 @@ const expressionCostLimit = 1_000_000
 // is immutable and safe for concurrent use.
 type Expression struct {
 	prg cel.Program
+	// ev decides the common cases without CEL's activation and value
+	// conversion (kdv.dev/cel Evaluator); prg evaluates the others
+	ev *kdvcel.Evaluator
 }
 
 type compiledExpression struct {
@@ -132,7 +136,18 @@ func compileExpression(expr string) (*Expression, error) {
 	if err != nil {
 		return nil, fmt.Errorf("default expression %q: %w", expr, err)
 	}
-	return &Expression{prg: prg}, nil
+	return &Expression{prg: prg, ev: kdvcel.NewEvaluator(ast, proveFuncs)}, nil
+}
+
+// proveFuncs are ImageLibrary's functions for the Evaluator.
+var proveFuncs = map[string]kdvcel.ProveFunc{
+	"imageTag": func(args []any) (any, bool) {
+		s, ok := args[0].(string)
+		if !ok {
+			return nil, false
+		}
+		return ImageTag(s), true
+	},
 }
 
 // Eval evaluates the expression with self bound to the object parent and
@@ -142,6 +157,16 @@ func compileExpression(expr string) (*Expression, error) {
 func (e *Expression) Eval(parent map[string]any) (any, bool) {
 	if e == nil {
 		return nil, false
+	}
+	if e.ev != nil {
+		// the prover's evaluation is bounded by the size of parent and the
+		// expression, as the cost limit bounds CEL's
+		if v, set, decided := e.ev.Eval(parent); decided {
+			if !set {
+				return nil, false
+			}
+			return goJSONValue(v, 0)
+		}
 	}
 	out, _, err := e.prg.Eval(map[string]any{"self": parent})
 	if err != nil {
@@ -165,6 +190,29 @@ const maxObjectDepth = 8
 // scalar, or an object with string keys whose values are JSON values
 // (not null: a Go defaulter sets no field to nil). Anything else
 // (a list, a null, a non-string key) is no default.
+// goJSONValue is jsonValue for a result of the Evaluator (Go values, maps
+// possibly shared with parent or the expression): a fresh copy.
+func goJSONValue(v any, depth int) (any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		if depth >= maxObjectDepth {
+			return nil, false
+		}
+		obj := make(map[string]any, len(v))
+		for k, fv := range v {
+			c, ok := goJSONValue(fv, depth+1)
+			if !ok {
+				return nil, false
+			}
+			obj[k] = c
+		}
+		return obj, true
+	case string, int64, float64, bool:
+		return v, true
+	}
+	return nil, false
+}
+
 func jsonValue(v ref.Val, depth int) (any, bool) {
 	if m, ok := v.(traits.Mapper); ok {
 		if depth >= maxObjectDepth {

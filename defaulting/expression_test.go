@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -129,5 +130,61 @@ func TestExpressionEvalOddInput(t *testing.T) {
 	var nilExpr *Expression
 	if _, ok := nilExpr.Eval(map[string]any{}); ok {
 		t.Error("nil expression computed a default")
+	}
+}
+
+// TestExpressionEvaluatorAgreesWithCEL: kdv's default expressions give
+// the same result through the Evaluator (the prover, tried first) as
+// through CEL alone, on parents of every shape, and the Evaluator decides
+// the usual ones.
+func TestExpressionEvaluatorAgreesWithCEL(t *testing.T) {
+	exprs := []string{
+		"imageTag(self.?image.orValue('')) == 'latest' ? 'Always' : 'IfNotPresent'",
+		"self.all(k, k == 'name' || self[k] == null) ? optional.of({}) : optional.none()",
+		"has(self.parallelism) ? optional.none() : optional.of(1)",
+		"has(self.backoffLimitPerIndex) ? 2147483647 : 6",
+	}
+	parents := []map[string]any{
+		{},
+		{"name": "a"},
+		{"name": "a", "image": "nginx"},
+		{"name": "a", "image": "nginx:latest"},
+		{"name": "a", "image": "nginx:1.2@sha256:" + strings.Repeat("a", 64)},
+		{"name": "a", "image": "Bad:Image"},
+		{"name": "a", "image": int64(3)},
+		{"name": "v", "configMap": map[string]any{"name": "c"}},
+		{"name": "v", "emptyDir": nil},
+		{"name": "v", "hostPath": nil, "secret": nil},
+		{"parallelism": int64(2)},
+		{"backoffLimitPerIndex": int64(1)},
+		{"parallelism": nil},
+	}
+	decided := 0
+	for _, src := range exprs {
+		e, err := CompileDefaultExpression(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		celOnly := &Expression{prg: e.prg}
+		for _, p := range parents {
+			got, gotOK := e.Eval(p)
+			want, wantOK := celOnly.Eval(p)
+			if gotOK != wantOK || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s on %v: %v (%v), CEL %v (%v)", src, p, got, gotOK, want, wantOK)
+			}
+			if _, _, ok := e.ev.Eval(p); ok {
+				decided++
+			}
+		}
+	}
+	if decided < len(exprs)*len(parents)*3/4 {
+		t.Errorf("the Evaluator decided %d of %d evaluations", decided, len(exprs)*len(parents))
+	}
+	// a result is a fresh map each time: defaults are modified later
+	e, _ := CompileDefaultExpression("self.all(k, k == 'name' || self[k] == null) ? optional.of({}) : optional.none()")
+	a, _ := e.Eval(map[string]any{"name": "v"})
+	a.(map[string]any)["medium"] = "Memory"
+	if b, _ := e.Eval(map[string]any{"name": "v"}); len(b.(map[string]any)) != 0 {
+		t.Errorf("the default object is shared between evaluations: %v", b)
 	}
 }
