@@ -92,6 +92,36 @@ overhead:
 scheduling:
   nodeSelector: {"-a": "{{x}}", b: "{{y}}"}
 `},
+	{"config map keys", `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+data: {"a b": "x", "..c": "w", dup: "z", ok: "v"}
+binaryData: {dup: eA==, "d e": eA==, "..f": eA==}
+`},
+	{"secret keys, data and stringData", `apiVersion: v1
+kind: Secret
+metadata: {name: s2}
+data: {ok: eA==, "..c": eA==, "a b": eA==}
+stringData: {"d e": "x", ok: "w", "..c": "z"}
+`},
+	{"service selector", `apiVersion: v1
+kind: Service
+metadata: {name: svc}
+spec:
+  selector: {"-a": "{{x}}", b: "{{y}}"}
+  ports: [{port: 80}]
+`},
+	{"flex volume options", `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: i}]
+  volumes:
+  - name: v
+    flexVolume:
+      driver: d
+      options: {kubernetes.io/a: "x", k8s.io/b: "w", ok: "z"}
+`},
 }
 
 // TestBuiltinMapKeys: kdv reports exactly the apiserver's errors (as
@@ -106,6 +136,11 @@ func TestBuiltinMapKeys(t *testing.T) {
 		kdv, err := kdvBuiltin([]byte(c.doc), nil)
 		if err != nil {
 			t.Fatalf("%s: kdv: %v", c.name, err)
+		}
+		for _, m := range ref.Messages {
+			if strings.Contains(m, "cannot be handled as") {
+				t.Fatalf("%s: the document does not decode: %s", c.name, m)
+			}
 		}
 		if !ref.Rejected || !sameMessages(ref.Messages, kdv.Messages) {
 			x, y := append([]string(nil), ref.Messages...), append([]string(nil), kdv.Messages...)
