@@ -88,7 +88,7 @@ kind: RuntimeClass
 metadata: {name: rc}
 handler: h
 overhead:
-  podFixed: {foo: "1", bar: "2", cpu: "-1", example.com/x: "-2"}
+  podFixed: {foo: "1", bar: "2", cpu: "-1", example.com/x: "-2", example.com/requests.y: "1"}
 scheduling:
   nodeSelector: {"-a": "{{x}}", b: "{{y}}"}
 `},
@@ -121,6 +121,14 @@ spec:
     flexVolume:
       driver: d
       options: {kubernetes.io/a: "x", k8s.io/b: "w", ok: "z"}
+`},
+	{"pod node selector and overhead", `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeSelector: {"-a": "{{x}}", b: "{{y}}", "c/d/e": "ok"}
+  overhead: {foo: "1", cpu: "-1", example.com/requests.x: "1", "-x/y_": "2"}
+  containers: [{name: c, image: i}]
 `},
 }
 
