@@ -41,6 +41,11 @@ import (
 // (requests[memory]) or, with a reported path, where that says; so a rule
 // over a map's keys reports each bad key with its own value, as
 // validateResourceRequirements reports each request above its limit.
+// With [@] in place of [*], as the value path's last step
+// (".matchLabels[@] as .matchLabels"), each key is bound the same way but
+// the bad value is the key itself, as the hand-written checks of map keys
+// report it (ValidateLabels: field.Invalid(fldPath, k, msg) for a bad
+// label key; validateLimitRangeResourceName at max[k] with k).
 //
 // A list named with [#] (".ports[#].name") is bound as with [*], but in
 // each restriction the list keeps its length, the bound element in every
@@ -100,7 +105,8 @@ func reportedAt(report string, idx []string) string {
 
 // eachPath is a fieldPath with list wildcards: property names, "*", "-"
 // (a list bound through without its index in the path), "#" (bound
-// keeping the list's length) and "@" (each key of a map).
+// keeping the list's length), "@" (each key of a map) and "@k" (each key
+// of a map, the key being the value; last).
 type eachPath struct {
 	// report is the reported path ("" for the value's own).
 	report string
@@ -115,12 +121,30 @@ type eachPath struct {
 // wildcard or does not fit the schema.
 func parseEachPath(fp string, s *schema.Structural) (eachPath, bool) {
 	var p eachPath
-	if !strings.Contains(fp, "[*]") && !strings.Contains(fp, "[]") && !strings.Contains(fp, "[#]") || !strings.HasPrefix(fp, ".") {
+	if !strings.Contains(fp, "[*]") && !strings.Contains(fp, "[]") && !strings.Contains(fp, "[#]") && !strings.Contains(fp, "[@]") || !strings.HasPrefix(fp, ".") {
 		return p, false
 	}
 	var prefix *field.Path
 	wild := false
-	for _, seg := range strings.Split(fp[1:], ".") {
+	segs := strings.Split(fp[1:], ".")
+	for i, seg := range segs {
+		name, keyed := strings.CutSuffix(seg, "[@]")
+		if keyed {
+			// each key of a map, the key as the value: nothing can follow
+			if i != len(segs)-1 || name == "" || strings.ContainsAny(name, "[]'") || s == nil || s.Properties == nil {
+				return p, false
+			}
+			c, ok := s.Properties[name]
+			if !ok || c.Type != "object" || c.Properties != nil || c.AdditionalProperties == nil || c.AdditionalProperties.Structural == nil {
+				return p, false
+			}
+			p.steps = append(p.steps, name, "@k")
+			if !wild {
+				prefix = prefix.Child(name)
+				p.prefixSteps = append(p.prefixSteps, name)
+			}
+			break
+		}
 		name, star := strings.CutSuffix(seg, "[*]")
 		flat, sized := false, false
 		if !star {
@@ -212,12 +236,18 @@ func (p eachPath) bindings(obj any) []eachBinding {
 			}
 			return
 		}
-		if p.steps[i] == "@" {
+		if st := p.steps[i]; st == "@" || st == "@k" {
 			// each key of a map, in sorted order, the map restricted to it
 			m, _ := cur.(map[string]any)
 			for _, k := range slices.Sorted(maps.Keys(m)) {
 				restrict := func(x any) any { return rebuild(map[string]any{k: x}) }
-				walk(m[k], i+1, path.Key(k), append(idx[:len(idx):len(idx)], "["+k+"]"), restrict)
+				kidx := append(idx[:len(idx):len(idx)], "["+k+"]")
+				if st == "@k" {
+					// the last step: the key is the bad value
+					out = append(out, eachBinding{path: path.Key(k), idx: kidx, self: restrict(m[k]), value: k})
+					continue
+				}
+				walk(m[k], i+1, path.Key(k), kidx, restrict)
 			}
 			return
 		}

@@ -409,6 +409,60 @@ func TestEachFieldPathMap(t *testing.T) {
 	}
 }
 
+// TestEachFieldPathMapKey: [@] binds each key of a map as [*] does, but
+// the bad value is the key, as ValidateLabels reports a bad label key
+// (reference, bench/cmd/builtin-verdict, Kubernetes 1.37, a Deployment with
+// matchLabels {"-bad": "x", "a/b/c": "v", "z": "y"}:
+// spec.selector.matchLabels: Invalid value: "-bad": name part must ...).
+func TestEachFieldPathMapKey(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  matchLabels: {type: object, additionalProperties: {type: string}}
+	`)
+	reason := "FieldValueInvalid"
+	rule := schema.ValidationRule{
+		Rule:              "self.?matchLabels.orValue({}).all(k, !k.startsWith('-') && !k.contains('/'))",
+		MessageExpression: "'bad key ' + self.matchLabels.filter(k, k.startsWith('-') || k.contains('/'))[0]",
+		Reason:            &reason,
+	}
+	obj := `
+		matchLabels: {"-bad": x, "a/b/c": v, z: w}`
+	for _, c := range []struct {
+		fieldPath string
+		want      []string
+	}{
+		{".matchLabels[@] as .matchLabels", []string{
+			`spec.matchLabels: Invalid value: "-bad": bad key -bad`,
+			`spec.matchLabels: Invalid value: "a/b/c": bad key a/b/c`,
+		}},
+		{".matchLabels[@]", []string{
+			`spec.matchLabels[-bad]: Invalid value: "-bad": bad key -bad`,
+			`spec.matchLabels[a/b/c]: Invalid value: "a/b/c": bad key a/b/c`,
+		}},
+		// not a map, or not last: a plain fieldPath, the map as the value
+		{".matchLabels[@].x", []string{
+			`spec: Invalid value: {"matchLabels":{"-bad":"x","a/b/c":"v","z":"w"}}: bad key -bad`,
+		}},
+	} {
+		r := rule
+		r.FieldPath = c.fieldPath
+		s.XValidations = []schema.ValidationRule{r}
+		v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		got, _ := v.ValidateObject(context.Background(), field.NewPath("spec"), yamlObj(t, obj), nil, RuntimeCELCostBudget)
+		var lines []string
+		for _, e := range got {
+			lines = append(lines, e.Error())
+		}
+		if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+			t.Fatalf("%s: got\n%s\nwant\n%s", c.fieldPath, strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}
+
 // TestEachFieldPathMessageExpression: a wildcard rule's messageExpression is
 // evaluated on each item's restriction, so each error names its own item,
 // as validateOnlyDeletedSchedulingGates does (reference,

@@ -75,7 +75,7 @@ func absentValue(s *schema.Structural, steps []string) any {
 }
 
 // nodeAt is the schema node reached from s by steps (property names, map
-// keys, "*", "-" and "#" for list items, "@" for a map's values), nil when they lead nowhere.
+// keys, "*", "-" and "#" for list items, "@" for a map's values), nil when they lead nowhere or to a map's key ("@k").
 func nodeAt(s *schema.Structural, steps []string) *schema.Structural {
 	for _, st := range steps {
 		switch {
@@ -83,6 +83,9 @@ func nodeAt(s *schema.Structural, steps []string) *schema.Structural {
 			return nil
 		case st == "*" || st == "-" || st == "#":
 			s = s.Items
+		case st == "@k":
+			// a map's key (each.go's [@]): a string, no schema node
+			return nil
 		case st == "@":
 			if s.AdditionalProperties == nil {
 				return nil

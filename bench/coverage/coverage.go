@@ -417,8 +417,9 @@ func Rules(overlays []*idl.Overlay) []Rule {
 						}
 					}
 					// a wildcard path (".clusterIPs[*]") reports at the item,
-					// whose field is the list's
-					fp = strings.TrimSuffix(fp, "[*]")
+					// whose field is the list's; a map's keys (".options[@]")
+					// at the key, whose field is the map's
+					fp = strings.TrimSuffix(strings.TrimSuffix(fp, "[*]"), "[@]")
 					// a map key (".annotations['a.b/c']") reports at the
 					// map, whose field is the site's last Child
 					if i := strings.Index(fp, "['"); i >= 0 && strings.HasSuffix(fp, "']") {

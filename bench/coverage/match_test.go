@@ -32,12 +32,14 @@ Service +validationRule="true",message="must match",reason="FieldValueInvalid",f
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimSpec
 PersistentVolumeClaimSpec +validationRule="true",message="Required value",reason="FieldValueRequired",fieldPath=".resources.requests['storage'] as .resources[storage]"
 PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidden",fieldPath=".spec as .spec.persistentvolumesource"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateFlexVolumeSource
+FlexVolumeSource +validationRule="true",message="reserved",reason="FieldValueInvalid",fieldPath=".options[@]"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 10 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
+	if len(rules) != 11 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -66,9 +68,11 @@ PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidd
 		{Package: "pkg/apis/resource/validation", Func: "validateContainerPorts", Type: "Duplicate", Field: "name"},
 		// a function defined in one package is cited from any package's file
 		{Package: "pkg/apis/core/validation", Func: "Other", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
+		// a map's keys ("[@]") report at map[key], whose field is the map's
+		{Package: "pkg/apis/core/validation", Func: "validateFlexVolumeSource", Type: "Invalid", Field: "options", Detail: "reserved"},
 	}
 	Match(sites, rules, map[string]Exception{"ValidateDeploymentSpec Required selector": {Category: "mechanism", Reason: "why not"}})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3", "x.tags:23"}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
