@@ -502,7 +502,11 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 			}
 			return nil, false
 		}
-	case fn == operators.OptSelect && len(args) == 2:
+	case (fn == operators.OptSelect || fn == operators.OptIndex) && len(args) == 2:
+		// x.?f on an object, m[?'k'] on a map (a present null is an
+		// optional of null in CEL, left unknown here); an escaped
+		// property name is not modelled
+		index := fn == operators.OptIndex
 		return func(env *proveEnv) (any, bool) {
 			o, ok := args[0](env)
 			if !ok {
@@ -515,42 +519,10 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				}
 				o = opt.val
 			}
-			m, ok := o.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			k, ok := args[1](env)
-			name, isStr := k.(string)
-			if !ok || !isStr || strings.Contains(name, "__") {
-				return nil, false
-			}
-			v, set := m[name]
-			if set && v == nil {
-				return nil, false
-			}
-			if !set {
-				return proveNone, true
-			}
-			return proveOptional{val: v, ok: true}, true
-		}
-	case fn == operators.OptIndex && len(args) == 2:
-		// m[?'k'] on a map: as .? on an object (a present null is an
-		// optional of null in CEL, left unknown here)
-		return func(env *proveEnv) (any, bool) {
-			o, ok := args[0](env)
-			if !ok {
-				return nil, false
-			}
-			if opt, isOpt := o.(proveOptional); isOpt {
-				if !opt.ok {
-					return proveNone, true
-				}
-				o = opt.val
-			}
 			m, isMap := o.(map[string]any)
 			k, kok := args[1](env)
 			key, isStr := k.(string)
-			if !isMap || !kok || !isStr {
+			if !isMap || !kok || !isStr || (!index && strings.Contains(key, "__")) {
 				return nil, false
 			}
 			v, set := m[key]
