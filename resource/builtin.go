@@ -55,9 +55,24 @@ func UseBuiltin(reg *Registry, minor int) error {
 		kgvk := kdvschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 		defs := func(steps []string) string { return builtin.DefinitionAt(minor, kgvk, steps) }
 		goType := func(steps []string) (string, []string, bool) { return builtin.GoType(minor, kgvk, steps) }
-		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, KeptOnUpdate: keptOnUpdate[gvk.GroupKind()], DeprecationWarning: builtinDeprecation(gvk, minor), Source: source}, true, nil
+		return Schema{GVK: gvk, Structural: s, Namespaced: namespaced, BuiltIn: true, Definitions: defs, GoType: goType, StatusSubresource: hasStatus, StatusOnCreate: statusOnCreate[gvk.GroupKind()], DroppedOnCreate: droppedOnCreate[gvk.GroupKind()], KeptOnUpdate: keptOnUpdate[gvk.GroupKind()], DeprecationWarning: builtinDeprecation(gvk, minor), Source: source}, true, nil
 	})
 	return nil
+}
+
+// statusOnCreate lists the built-in kinds whose strategy keeps the status a
+// create sets (Schema.StatusOnCreate): k8s.io/kubernetes
+// pkg/registry/core/node strategy.go PrepareForCreate resets no Node status.
+var statusOnCreate = map[schema.GroupKind]bool{
+	{Kind: "Node"}: true,
+}
+
+// droppedOnCreate lists fields that built-in strategies clear on create
+// whatever the feature gates (Schema.DroppedOnCreate): the Node strategy's
+// dropDisabledFields clears spec.configSource and status.config of a new
+// Node (the dynamic kubelet config was removed).
+var droppedOnCreate = map[schema.GroupKind][][]string{
+	{Kind: "Node"}: {{"spec", "configSource"}, {"status", "config"}},
 }
 
 // keptOnUpdate lists the built-in kinds whose strategy's PrepareForUpdate

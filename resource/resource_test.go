@@ -363,3 +363,42 @@ metadata: {name: b}
 		}
 	}
 }
+
+// The Node strategy keeps the status a create sets (StatusOnCreate), so a
+// negative capacity is rejected on create, while status.config (dropped by
+// the strategy) and the fields k8s.io/api publishes as required in
+// nodeInfo are not checked; an update still keeps the old status.
+func TestStatusOnCreate(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 37); err != nil {
+		t.Fatal(err)
+	}
+	v, err := reg.Validator(schema.GroupVersionKind{Version: "v1", Kind: "Node"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(cpu string) map[string]any {
+		return map[string]any{
+			"apiVersion": "v1", "kind": "Node",
+			"metadata": map[string]any{"name": "n"},
+			"status": map[string]any{
+				"capacity": map[string]any{"cpu": cpu},
+				"nodeInfo": map[string]any{"kubeletVersion": "v1.37.0"},
+				"config":   map[string]any{"active": map[string]any{"configMap": map[string]any{"name": "x"}}},
+			},
+		}
+	}
+	if out := v.Validate(context.Background(), node("1"), nil); out.Invalid() {
+		t.Errorf("create with a valid status: %v %v", out.UnknownFields, out.Errors)
+	}
+	out := v.Validate(context.Background(), node("-1"), nil)
+	if len(out.Errors) != 1 || out.Errors[0].Field != "status.capacity.cpu" {
+		t.Errorf("create with a negative capacity: %v", out.Errors)
+	}
+	if st, _ := out.Object["status"].(map[string]any); st["config"] != nil {
+		t.Errorf("status.config kept on create: %v", out.Object["status"])
+	}
+	if out := v.Validate(context.Background(), node("-1"), node("1")); out.Invalid() {
+		t.Errorf("update keeping the old status: %v %v", out.UnknownFields, out.Errors)
+	}
+}

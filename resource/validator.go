@@ -31,6 +31,18 @@ type Schema struct {
 	// StatusSubresource says the kind has a /status subresource: creates
 	// and updates of the main resource cannot set status.
 	StatusSubresource bool
+	// StatusOnCreate says a create keeps (and validates) the status it
+	// sets although the kind has a status subresource: the Node strategy's
+	// PrepareForCreate drops only status.config and gated fields
+	// (k8s.io/kubernetes pkg/registry/core/node strategy.go
+	// dropDisabledFields, "Nodes allow *all* fields, including status, to
+	// be set on create"), and ValidateNode checks parts of the status.
+	// Updates still keep the old status.
+	StatusOnCreate bool
+	// DroppedOnCreate lists fields, as paths of property names, that the
+	// kind's strategy clears on create before validating, so their values
+	// are never checked, e.g. a Node's spec.configSource and status.config.
+	DroppedOnCreate [][]string
 	// KeptOnUpdate names top-level fields besides status that the kind's
 	// strategy copies from the old object on update (PrepareForUpdate), so
 	// an update's own values of them are never validated, e.g. a
@@ -231,8 +243,13 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 			oldObj = old
 		}
 	}
-	if v.schema.StatusSubresource {
+	if v.schema.StatusSubresource && (old != nil || !v.schema.StatusOnCreate) {
 		prepareStatus(obj, old)
+	}
+	if old == nil {
+		for _, p := range v.schema.DroppedOnCreate {
+			dropPath(obj, p)
+		}
 	}
 	if old != nil {
 		for _, f := range v.schema.KeptOnUpdate {
@@ -275,6 +292,22 @@ func prepareStatus(obj, old map[string]any) {
 		return
 	}
 	keepOld(obj, old, "status")
+}
+
+// dropPath deletes the field at path p (property names) from obj, if
+// every object on the way is there.
+func dropPath(obj map[string]any, p []string) {
+	for i, name := range p {
+		if i == len(p)-1 {
+			delete(obj, name)
+			return
+		}
+		next, ok := obj[name].(map[string]any)
+		if !ok {
+			return
+		}
+		obj = next
+	}
 }
 
 // keepOld gives obj the old object's field f, or none when old has none.
