@@ -207,11 +207,19 @@ type eachBinding struct {
 
 // bindings lists the combinations of elements of the starred lists of obj,
 // in order.
-func (p eachPath) bindings(obj any) []eachBinding {
+func (p eachPath) bindings(obj any, budget int) ([]eachBinding, bool) {
 	var out []eachBinding
+	// each binding costs the size of self, which the rule is evaluated on
+	size := countNodes(obj, budget+1)
 	var walk func(cur any, i int, path *field.Path, idx []string, rebuild func(any) any)
 	walk = func(cur any, i int, path *field.Path, idx []string, rebuild func(any) any) {
+		if budget < 0 {
+			return
+		}
 		if i == len(p.steps) {
+			if budget -= size + 1; budget < 0 {
+				return
+			}
 			out = append(out, eachBinding{path: path, idx: idx, self: rebuild(cur), value: cur})
 			return
 		}
@@ -224,6 +232,8 @@ func (p eachPath) bindings(obj any) []eachBinding {
 				}
 				restrict := func(x any) any { return rebuild([]any{x}) }
 				if st == "#" {
+					// the list keeps its length in each restriction
+					budget -= len(l)
 					restrict = func(x any) any {
 						r := make([]any, len(l))
 						for k := range r {
@@ -272,7 +282,40 @@ func (p eachPath) bindings(obj any) []eachBinding {
 		})
 	}
 	walk(obj, 0, nil, nil, func(x any) any { return x })
-	return out
+	return out, budget >= 0
+}
+
+// eachBudget bounds the work of re-evaluating one failed wildcard rule
+// per item: the number of restrictions times the size of self (and, for
+// [#], the length of each restricted list). Beyond it (a hostile list of
+// thousands of items, whose restrictions would cost their square) the
+// error is reported at the path before the first wildcard, as when no
+// item is to blame.
+const eachBudget = 1 << 22
+
+// countNodes counts the values in v (maps, lists and scalars), up to
+// limit.
+func countNodes(v any, limit int) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		if n >= limit {
+			return
+		}
+		n++
+		switch t := v.(type) {
+		case map[string]any:
+			for _, c := range t {
+				walk(c)
+			}
+		case []any:
+			for _, c := range t {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	return n
 }
 
 // eachErrors re-evaluates a failed rule with a wildcard fieldPath on each
@@ -283,7 +326,11 @@ func (p eachPath) bindings(obj any) []eachBinding {
 // <check of each item>" fails on the same items as without oldSelf.
 func (e *evaluation) eachErrors(n *node, compiled *compilationResult, fldPath *field.Path, obj, oldObj any, optionalOldSelf bool, detail, messageExpression string, reason *string) field.ErrorList {
 	var errs field.ErrorList
-	for _, b := range compiled.each.bindings(obj) {
+	bs, ok := compiled.each.bindings(obj, eachBudget)
+	if !ok {
+		return nil
+	}
+	for _, b := range bs {
 		act, optAct := n.activations(b.self, oldObj, e.toVal)
 		if optionalOldSelf {
 			act = optAct

@@ -325,6 +325,11 @@ func TestEachFieldPathSized(t *testing.T) {
 			`spec.ports[2].name: Required value`,
 		}},
 		{".ports[#].name", `ports: [{port: 80}]`, nil},
+		// thousands of unnamed ports: per-port restrictions would cost the
+		// square of the list (eachBudget), so the error is at the list
+		{".ports[#].name", "ports: [" + strings.Repeat("{port: 80}, ", 5000) + "{port: 81}]", []string{
+			`spec.ports: Required value`,
+		}},
 		{".ports[#].name", `ports: [{name: http, port: 80}, {name: https, port: 443}]`, nil},
 		// [*] restricts to one port: no item to blame, reported at the list
 		{".ports[*].name", `ports: [{port: 80}, {name: https, port: 443}]`, []string{

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -146,8 +147,14 @@ func nonUnique(n int, at func(int) value.Value) []int {
 	}
 	var out []int
 	var seen map[scalarKey]int
+	// buckets groups the compounds of a large list by their JSON encoding,
+	// which equal compounds share (setEqual compares encodings): comparing
+	// each with every earlier one cost the square of the list's length (a
+	// Service with thousands of ports took seconds)
+	var buckets map[string][]int
 	if n > 16 {
 		seen = make(map[scalarKey]int, n)
+		buckets = map[string][]int{}
 	}
 	for i := 0; i < n; i++ {
 		it := at(i)
@@ -157,8 +164,29 @@ func nonUnique(n int, at func(int) value.Value) []int {
 			}
 			continue
 		}
+		earlier := func(yield func(int) bool) {
+			for j := 0; j < i; j++ {
+				if !yield(j) {
+					return
+				}
+			}
+		}
+		if buckets != nil {
+			if b, err := json.Marshal(it.Unstructured()); err == nil {
+				enc := string(b)
+				same := buckets[enc]
+				buckets[enc] = append(same, i)
+				earlier = func(yield func(int) bool) {
+					for _, j := range same {
+						if !yield(j) {
+							return
+						}
+					}
+				}
+			}
+		}
 		times := 0
-		for j := 0; j < i; j++ {
+		for j := range earlier {
 			if setEqual(it, at(j)) {
 				times++
 			}

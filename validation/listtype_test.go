@@ -2,6 +2,8 @@ package validation
 
 import (
 	"context"
+	"fmt"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -186,4 +188,48 @@ func TestSetRepeatsBuiltIn(t *testing.T) {
 		`values[1]: Duplicate value: {"a":1}`,
 		`values[3]: Duplicate value: {"a":1}`,
 	})
+}
+
+// TestNonUniqueBuckets: on large lists of compounds, nonUnique (which
+// groups compounds by their JSON encoding) finds the same repeats as
+// comparing every item with every earlier one, 1 and 1.0 alike.
+func TestNonUniqueBuckets(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	pairwise := func(items []any) []int {
+		var out []int
+		for i := range items {
+			times := 0
+			for j := 0; j < i; j++ {
+				if setEqual(value.Of(items[i]), value.Of(items[j])) {
+					times++
+				}
+			}
+			if times == 1 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for round := 0; round < 50; round++ {
+		n := 17 + r.Intn(60)
+		items := make([]any, n)
+		for i := range items {
+			switch r.Intn(5) {
+			case 0:
+				items[i] = map[string]any{"port": int64(r.Intn(4)), "protocol": []string{"TCP", "UDP"}[r.Intn(2)]}
+			case 1:
+				items[i] = map[string]any{"port": float64(r.Intn(4)), "protocol": "TCP"}
+			case 2:
+				items[i] = []any{int64(r.Intn(3)), "a"}
+			case 3:
+				items[i] = int64(r.Intn(5))
+			default:
+				items[i] = map[string]any{}
+			}
+		}
+		got := nonUnique(n, func(i int) value.Value { return value.Of(items[i]) })
+		if want := pairwise(items); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("round %d: nonUnique %v, pairwise %v\n%v", round, got, want, items)
+		}
+	}
 }
