@@ -510,3 +510,38 @@ func TestEachFieldPathMessageExpression(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestBuiltInProveStepsBound: a quadratic built-in rule on a list of
+// thousands of items is not evaluated past builtInProveSteps, with a
+// warning naming it, instead of running for minutes; on a small list it
+// is evaluated as usual.
+func TestBuiltInProveStepsBound(t *testing.T) {
+	s := yamlSchema(t, `
+		type: object
+		properties:
+		  l: {type: array, items: {type: integer}}
+	`)
+	reason := "FieldValueDuplicate"
+	s.XValidations = []schema.ValidationRule{{
+		Rule:      "self.?l.orValue([]).all(a, self.l.filter(b, b == a).size() == 1)",
+		Message:   "Duplicate value",
+		Reason:    &reason,
+		FieldPath: ".l",
+	}}
+	v, errs := NewValidator(s, false, Options{BuiltIn: true, SkipCheck: true})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	big := make([]any, 5000)
+	for i := range big {
+		big[i] = int64(i)
+	}
+	errs, warnings, _ := v.ValidateWithWarnings(context.Background(), field.NewPath("spec"), map[string]any{"l": big}, nil, RuntimeCELCostBudget)
+	if len(errs) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "spec: rule not evaluated: it takes more than") {
+		t.Errorf("5,000 items: errors %v, warnings %v; want one warning", errs, warnings)
+	}
+	errs, warnings, _ = v.ValidateWithWarnings(context.Background(), field.NewPath("spec"), map[string]any{"l": []any{int64(1), int64(2), int64(1)}}, nil, RuntimeCELCostBudget)
+	if len(errs) != 1 || len(warnings) != 0 {
+		t.Errorf("3 items with a repeat: errors %v, warnings %v; want one error", errs, warnings)
+	}
+}
