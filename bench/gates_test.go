@@ -76,11 +76,10 @@ func TestGatedFieldsMatchApiserver(t *testing.T) {
 		{name: "alpha off, create: dropped", doc: gatedDeployment(stop("SIGBOGUS"), "")},
 		{name: "alpha on, create: validated", doc: gatedDeployment(stop("SIGBOGUS"), ""), gates: "ContainerStopSignals=true", rejected: true},
 		{name: "alpha on, create: valid", doc: gatedDeployment(stop("SIGTERM"), "      os: {name: linux}\n"), gates: "ContainerStopSignals=true"},
-		// Known gap: ValidatePodSpec's validateStopSignal forbids a stop
-		// signal without spec.os.name, a cross-field rule reported at each
-		// container's path, which no static fieldPath of a CEL rule on
-		// PodSpec can say; kdv accepts.
-		{name: "alpha on, create: no os (known gap)", doc: gatedDeployment(stop("SIGTERM"), ""), gates: "ContainerStopSignals=true", rejected: true, gap: true},
+		// ValidatePodSpec's validateStopSignal forbids a stop signal
+		// without spec.os, reported at each container's path (a PodSpec
+		// rule with a wildcard fieldPath, core_v1_gated.tags).
+		{name: "alpha on, create: no os", doc: gatedDeployment(stop("SIGTERM"), ""), gates: "ContainerStopSignals=true", rejected: true},
 		{name: "alpha off, update, only new: dropped", doc: gatedDeployment(stop("SIGBOGUS"), ""), old: gatedDeployment("", "")},
 		{name: "alpha on, update: validated", doc: gatedDeployment(stop("SIGBOGUS"), ""), old: gatedDeployment("", ""), gates: "ContainerStopSignals=true", rejected: true},
 		{name: "alpha off, create (volume): dropped", doc: gatedDeployment("", "      volumes:\n      - {name: v, emptyDir: {mode: 0755}}\n")},
