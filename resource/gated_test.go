@@ -17,15 +17,16 @@ var (
 	statefulSetGVK = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}
 )
 
-// gatedObject is a Deployment whose pod template's first container (or
-// pod spec, or volume) carries extra, a YAML flow mapping entry merged at
-// the place where; or, with where "statefulset", a StatefulSet whose spec
-// carries it.
+// gatedObject is a Deployment whose pod template's first container (with
+// spec.os linux), pod spec or volume carries extra, a YAML flow mapping
+// entry merged at the place where; or, with where "statefulset", a
+// StatefulSet whose spec carries it.
 func gatedObject(where, extra string) map[string]any {
 	container, spec, volume := "", "", ""
 	switch where {
 	case "container":
-		container = ", " + extra
+		// a stop signal needs spec.os (validateStopSignal)
+		container, spec = ", "+extra, "\n      os: {name: linux}"
 	case "spec":
 		spec = "\n      " + extra
 	case "volume":

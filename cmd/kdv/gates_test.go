@@ -7,7 +7,8 @@ import (
 
 // stopSignalDeployment sets Lifecycle.stopSignal, a field of the alpha
 // ContainerStopSignals feature (off by default), to a value its
-// validation rejects.
+// validation rejects (spec.os is set: without it any stop signal is
+// forbidden).
 const stopSignalDeployment = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: d}
@@ -16,6 +17,7 @@ spec:
   template:
     metadata: {labels: {app: a}}
     spec:
+      os: {name: linux}
       containers:
       - name: c
         image: i
