@@ -146,3 +146,35 @@ func TestGoType(t *testing.T) {
 		}
 	}
 }
+
+// The overlay's +keepZero keeps a field's zero value where the
+// hand-written validation tells it from a missing field: a device
+// attribute's empty list is "must not be empty if specified" (feature
+// gate DRAListTypeAttributes, from 1.36), and validation-gen's union of
+// DeviceAttribute counts such a list only when it is not empty.
+func TestKeepZero(t *testing.T) {
+	for _, minor := range Versions() {
+		if minor < 37 {
+			continue
+		}
+		s, err := Lookup(minor, schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		attr := s.Properties["spec"].Properties["devices"].Items.Properties["attributes"].AdditionalProperties.Structural
+		for _, f := range []string{"bools", "ints", "strings", "versions"} {
+			if attr.Properties[f].XStripZero {
+				t.Errorf("1.%d DeviceAttribute.%s: x-kubernetes-strip-zero, want the empty list kept", minor, f)
+			}
+		}
+		union := false
+		for _, r := range attr.XValidations {
+			if strings.Contains(r.Rule, "(has(self.bools) && size(self.bools) > 0 ?1:0)") {
+				union = true
+			}
+		}
+		if !union {
+			t.Errorf("1.%d DeviceAttribute: no union rule counting a non-empty bools", minor)
+		}
+	}
+}

@@ -189,8 +189,12 @@ func (g *gen) use(s shape, u useSite) *schema.Props {
 	site.markListUnique()
 	// A zero value is unset where Go decoding cannot tell it from a
 	// missing field and nothing requires it present: optional fields, and
-	// fields a default fills when zero (a Go defaulter's "if x == \"\"").
-	if g.opts.StripZero && !g.opts.CRD && u.field != nil && s.zeroable && (u.omitEmpty || hasNonZeroDefault(target)) {
+	// fields a default fills when zero (a Go defaulter's "if x == \"\""),
+	// unless the overlay's +keepZero says the hand-written validation
+	// tells the zero value from a missing field (an empty list it
+	// rejects as "must not be empty if specified").
+	keep := slices.ContainsFunc(u.tags, func(t *idl.Tag) bool { return t.Name == "keepZero" })
+	if g.opts.StripZero && !g.opts.CRD && u.field != nil && s.zeroable && !keep && (u.omitEmpty || hasNonZeroDefault(target)) {
 		target.XStripZero = true
 	}
 	if s.ref == "" {
@@ -268,6 +272,9 @@ type structAcc struct {
 
 type unionMember struct {
 	json, goName, value string
+	// keepZero: the field's zero value is kept (+keepZero), so the
+	// member counts only when not empty
+	keepZero bool
 }
 
 // structSchema builds an object schema from fields (inline fields

@@ -356,6 +356,11 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 	case "noEnum":
 		// handled where the type's enum is read (schemaFor)
 		pub()
+	case "keepZero":
+		// kdv's rule overlay: the field's zero value is not stripped
+		// (the hand-written validation tells an empty list from a
+		// missing one); handled where x-kubernetes-strip-zero is set
+		pub()
 	case "defaultFrom":
 		// x-kubernetes-default-from (kdv's extension): a default copied
 		// from a sibling property (kdv.dev/defaulting DefaultFromKey).

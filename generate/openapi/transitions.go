@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,6 +109,7 @@ func (g *gen) unionTag(t *idl.Tag, s *tagSite) {
 		return
 	}
 	m := unionMember{json: s.field.JSONName, goName: s.field.Name, value: s.field.Name}
+	m.keepZero = slices.ContainsFunc(s.field.Tags, func(t *idl.Tag) bool { return t.Name == "keepZero" })
 	if v, ok := t.Arg("memberName"); ok {
 		m.value = v
 	}
@@ -123,6 +125,21 @@ func (g *gen) unionTag(t *idl.Tag, s *tagSite) {
 		acc.zero[key] = append(acc.zero[key], m)
 	}
 	g.report.published(t.Name)
+}
+
+// memberCount is countExpr over union members, a +keepZero member (a
+// list whose empty value is kept) counting only when not empty, as
+// validation-gen's union counts a Go slice.
+func memberCount(ms []unionMember) string {
+	var parts []string
+	for _, m := range ms {
+		if m.keepZero {
+			parts = append(parts, fmt.Sprintf("(has(self.%s) && size(self.%s) > 0 ?1:0)", m.json, m.json))
+		} else {
+			parts = append(parts, fmt.Sprintf("(has(self.%s)?1:0)", m.json))
+		}
+	}
+	return strings.Join(parts, "+")
 }
 
 func quoteFields(ms []unionMember) (names []string, quoted string) {
@@ -152,9 +169,9 @@ func (g *gen) finishUnions(acc *structAcc) {
 	for _, key := range acc.order {
 		if zk, ok := strings.CutPrefix(key, "zero:"); ok {
 			ms := acc.zero[zk]
-			names, q := quoteFields(ms)
+			_, q := quoteFields(ms)
 			acc.props.XValidations = append(acc.props.XValidations, schema.ValidationRule{
-				Rule:    countExpr(names) + " <= 1",
+				Rule:    memberCount(ms) + " <= 1",
 				Message: "must specify at most one of: " + q,
 			})
 			g.unions(acc, schema.Union{Fields: fieldMap(ms, false), ZeroOrOneOf: true})
@@ -164,10 +181,10 @@ func (g *gen) finishUnions(acc *structAcc) {
 		if len(ms) == 0 {
 			continue
 		}
-		names, q := quoteFields(ms)
+		_, q := quoteFields(ms)
 		d, discriminated := acc.discr[key]
 		if !discriminated {
-			cnt := countExpr(names)
+			cnt := memberCount(ms)
 			acc.props.XValidations = append(acc.props.XValidations, schema.ValidationRule{
 				Rule:              cnt + " == 1",
 				MessageExpression: fmt.Sprintf("%s == 0 ? 'must specify one of: %s' : 'must specify exactly one of: %s'", cnt, q, q),
