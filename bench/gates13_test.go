@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 
 	"kdv.dev/builtin"
-	"kdv.dev/manifest"
-	"kdv.dev/resource"
 )
 
 // gatedLease is a Lease whose spec carries spec (flow-mapping entries).
@@ -210,7 +207,7 @@ func TestGated13FieldsMatchApiserver(t *testing.T) {
 					t.Errorf("known reference error %q gone: %q", tc.refExtra, refErrs)
 				}
 			}
-			kdvErrs, warnings := kdvGatedErrors(t, tc.doc, fg)
+			kdvErrs, warnings := kdvGatedErrors(t, tc.doc, "", fg)
 			if tc.kdvExtra != "" {
 				if i := slices.Index(kdvErrs, tc.kdvExtra); i >= 0 {
 					kdvErrs = slices.Delete(kdvErrs, i, i+1)
@@ -225,27 +222,4 @@ func TestGated13FieldsMatchApiserver(t *testing.T) {
 			}
 		})
 	}
-}
-
-// kdvGatedErrors validates doc as kdv validate --feature-gates does, and
-// returns its errors as strings.
-func kdvGatedErrors(t *testing.T, doc string, fg builtin.FeatureGates) (errs, warnings []string) {
-	t.Helper()
-	reg := resource.NewRegistry(resource.Options{KubernetesMinor: builtinMinor, FeatureGates: fg})
-	if err := resource.UseBuiltin(reg, builtinMinor); err != nil {
-		t.Fatal(err)
-	}
-	d := manifest.Parse("doc.yaml", []byte(doc), manifest.Options{})[0]
-	val, err := reg.Validator(d.GVK())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := val.Validate(context.Background(), d.Object, nil)
-	if out.DecodeErr != nil || out.DecodeError != "" || len(out.UnknownFields) > 0 {
-		t.Fatalf("kdv decode: %v %s %v", out.DecodeErr, out.DecodeError, out.UnknownFields)
-	}
-	for _, e := range out.Errors {
-		errs = append(errs, e.Error())
-	}
-	return errs, out.Warnings
 }

@@ -129,6 +129,28 @@ func TestGatedFieldsMatchApiserver(t *testing.T) {
 // kdv validate --feature-gates does, and returns the errors' fields.
 func kdvGated(t *testing.T, doc, old string, fg builtin.FeatureGates) (fields, warnings []string) {
 	t.Helper()
+	out := kdvGatedOutcome(t, doc, old, fg)
+	for _, e := range out.Errors {
+		fields = append(fields, e.Field)
+	}
+	return fields, out.Warnings
+}
+
+// kdvGatedErrors is kdvGated with the errors' whole strings (field, type
+// and detail).
+func kdvGatedErrors(t *testing.T, doc, old string, fg builtin.FeatureGates) (errs, warnings []string) {
+	t.Helper()
+	out := kdvGatedOutcome(t, doc, old, fg)
+	for _, e := range out.Errors {
+		errs = append(errs, e.Error())
+	}
+	return errs, out.Warnings
+}
+
+// kdvGatedOutcome validates doc (an update of old when old is not empty)
+// as kdv validate --feature-gates does; a decoding failure fails the test.
+func kdvGatedOutcome(t *testing.T, doc, old string, fg builtin.FeatureGates) resource.Outcome {
+	t.Helper()
 	reg := resource.NewRegistry(resource.Options{KubernetesMinor: builtinMinor, FeatureGates: fg})
 	if err := resource.UseBuiltin(reg, builtinMinor); err != nil {
 		t.Fatal(err)
@@ -146,10 +168,7 @@ func kdvGated(t *testing.T, doc, old string, fg builtin.FeatureGates) (fields, w
 	if out.DecodeErr != nil || out.DecodeError != "" || len(out.UnknownFields) > 0 {
 		t.Fatalf("kdv decode: %v %s %v", out.DecodeErr, out.DecodeError, out.UnknownFields)
 	}
-	for _, e := range out.Errors {
-		fields = append(fields, e.Field)
-	}
-	return fields, out.Warnings
+	return out
 }
 
 // updateStoredWithGate runs the reference on an update of old to doc
