@@ -40,6 +40,17 @@ func TestOverlayExtensions(t *testing.T) {
 				t.Errorf("1.%d ResourceClaim.metadata: %s", minor, schema.XSkipUpdateValidation)
 			}
 		}
+		// +skipUpdateValidationIfOldInvalid: a StatefulSet's pod template
+		// from 1.34 (ValidateStatefulSetUpdate; before, no template is
+		// validated: +skipValidation)
+		sts, err := Lookup(minor, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl := sts.Properties["spec"].Properties["template"]
+		if got, want := tmpl.SkipsUpdateValidationIfOldInvalid(), map[bool]string{true: "spec"}[minor >= 34]; got != want {
+			t.Errorf("1.%d StatefulSetSpec.template: %s = %q, want %q", minor, schema.XSkipUpdateValidationIfOldInvalid, got, want)
+		}
 		rq, err := Lookup(minor, schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"})
 		if err != nil {
 			t.Fatal(err)

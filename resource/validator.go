@@ -105,6 +105,9 @@ type Validator struct {
 	typed *typed.Checker
 	// noEmbedded: the schema has no embedded resource below the root.
 	noEmbedded bool
+	// oldInvalid: the properties an update leaves unvalidated when the
+	// old object does not validate (nil for most kinds)
+	oldInvalid *oldInvalidSkip
 	// gated are the built-in kind's fields guarded by feature gates: those
 	// whose gates are off are dropped before validation as the apiserver's
 	// strategies drop them.
@@ -159,7 +162,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		// resources: the CRD format set)
 		fmts = formats.New(formats.Options{KubeMinor: opts.KubernetesMinor, Declarative: true})
 	}
-	v, err := validation.New(s.Structural, validation.Options{
+	vopts := validation.Options{
 		IsResourceRoot:        true,
 		KubernetesMinor:       opts.KubernetesMinor,
 		Kind:                  s.GVK.Kind,
@@ -172,7 +175,8 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		MetaOnUpdate:          s.BuiltIn && builtin.MetaValidatedOnUpdate(s.GVK.GroupKind()),
 		NameGeneratedOnCreate: s.BuiltIn && builtin.NameGeneratedOnCreate(s.GVK.GroupKind()),
 		Formats:               fmts,
-	})
+	}
+	v, err := validation.New(s.Structural, vopts)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
 	}
@@ -180,7 +184,13 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
-	out := &Validator{schema: s, validator: v, defaulter: defaulting.NewDefaulter(s.Structural), namespace: namespace, noEmbedded: !pruning.HasEmbeddedResource(s.Structural)}
+	var skip *oldInvalidSkip
+	if s.BuiltIn {
+		if skip, err = newOldInvalidSkip(s.Structural, vopts); err != nil {
+			return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
+		}
+	}
+	out := &Validator{schema: s, validator: v, oldInvalid: skip, defaulter: defaulting.NewDefaulter(s.Structural), namespace: namespace, noEmbedded: !pruning.HasEmbeddedResource(s.Structural)}
 	if s.BuiltIn && s.Definitions != nil {
 		out.typed = typed.NewChecker(s.Structural, typed.Types{Definition: s.Definitions, GoType: s.GoType})
 	}
@@ -261,7 +271,11 @@ func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) 
 		// old is stored: the apiserver kept what it holds.
 		dropped = v.gated.apply(obj, old, present)
 	}
-	out.Errors, out.Warnings = v.validator.ValidateWithWarnings(ctx, obj, oldObj)
+	val := v.validator
+	if old != nil {
+		val = v.oldInvalid.validator(ctx, val, old)
+	}
+	out.Errors, out.Warnings = val.ValidateWithWarnings(ctx, obj, oldObj)
 	out.Warnings = append(dropped, out.Warnings...)
 	return out
 }

@@ -37,7 +37,27 @@ const (
 	// path of the taints annotation of old), so schema keywords, list
 	// types and rules alike report there (kdv.dev/validation).
 	XReportedAt = "x-kubernetes-reported-at"
+	// XSkipUpdateValidationIfOldInvalid (a path as field.Path prints it,
+	// from the object's root, on a property reached from the root through
+	// properties only) leaves the property, and everything below it,
+	// unvalidated on an update whose old object, validated as a create,
+	// has an error at or below that path (kdv.dev/resource): the
+	// hand-written update validation of some kinds tolerates a stored
+	// object that no longer validates by skipping part of the new one
+	// (ValidateStatefulSetUpdate skips the new pod template when the old
+	// spec has errors, "to tolerate the existing sts").
+	XSkipUpdateValidationIfOldInvalid = "x-kubernetes-skip-update-validation-if-old-invalid"
 )
+
+// SkipsUpdateValidationIfOldInvalid returns the path of s's
+// XSkipUpdateValidationIfOldInvalid, "" when s has none.
+func (s *Structural) SkipsUpdateValidationIfOldInvalid() string {
+	if s == nil {
+		return ""
+	}
+	p, _ := s.XOther[XSkipUpdateValidationIfOldInvalid].(string)
+	return p
+}
 
 // ReportedAt returns the path s's errors are reported at (XReportedAt), ""
 // for its own.
@@ -68,7 +88,8 @@ func (s *Structural) SkipsUpdateValidation() bool {
 }
 
 // dropBuiltInExtensions removes XDefaultFrom, XDefaultExpression,
-// XSkipUpdateValidation, XSkipValidation and XReportedAt, and the rules'
+// XSkipUpdateValidation, XSkipUpdateValidationIfOldInvalid, XSkipValidation
+// and XReportedAt, and the rules'
 // x-kubernetes-diff, from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
 // keys, so the apiserver refuses or prunes them from a CRD (the unknown
 // field checks report them), and kdv must not act on them there.
@@ -79,6 +100,7 @@ func dropBuiltInExtensions(s *Structural) {
 	delete(s.XOther, XDefaultFrom)
 	delete(s.XOther, XDefaultExpression)
 	delete(s.XOther, XSkipUpdateValidation)
+	delete(s.XOther, XSkipUpdateValidationIfOldInvalid)
 	delete(s.XOther, XSkipValidation)
 	for i := range s.XValidations {
 		if s.XValidations[i].Diff != nil {

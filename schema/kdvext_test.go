@@ -18,6 +18,7 @@ properties:
   spec:
     type: object
     x-kubernetes-skip-update-validation: true
+    x-kubernetes-skip-update-validation-if-old-invalid: spec
     x-kubernetes-validations:
     - rule: self == oldSelf
       x-kubernetes-diff: {path: .port, keep: [.x]}
@@ -33,7 +34,7 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" || sp.Properties["taints"].XOther[XReportedAt] != "metadata.taints" ||
+	if sp := plain.Properties["spec"]; !sp.SkipsUpdateValidation() || sp.SkipsUpdateValidationIfOldInvalid() != "spec" || sp.Properties["targetPort"].XOther[XDefaultFrom] != "port" || sp.Properties["taints"].XOther[XReportedAt] != "metadata.taints" ||
 		len(sp.XValidations) != 1 || sp.XValidations[0].Diff == nil || sp.XValidations[0].Diff.Path != ".port" {
 		t.Fatal("NewStructural should keep the extensions (the built-in path)")
 	}
@@ -48,6 +49,9 @@ properties:
 	spec := s.Properties["spec"]
 	if spec.SkipsUpdateValidation() {
 		t.Error("CRD spec keeps x-kubernetes-skip-update-validation")
+	}
+	if spec.SkipsUpdateValidationIfOldInvalid() != "" {
+		t.Error("CRD spec keeps x-kubernetes-skip-update-validation-if-old-invalid")
 	}
 	if _, ok := spec.Properties["targetPort"].XOther[XDefaultFrom]; ok {
 		t.Error("CRD targetPort keeps x-kubernetes-default-from")

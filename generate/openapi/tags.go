@@ -403,6 +403,20 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		}
 		s.target.Extra[schema.XSkipUpdateValidation] = true
 		pub()
+	case "skipUpdateValidationIfOldInvalid":
+		// x-kubernetes-skip-update-validation-if-old-invalid (kdv's
+		// extension): not validated on update when the old object has an
+		// error at or below the path (kdv.dev/schema
+		// XSkipUpdateValidationIfOldInvalid).
+		if g.opts.StandardOnly || g.opts.CRD {
+			g.report1(t, s, "x-kubernetes-skip-update-validation-if-old-invalid is not published with --standard-only or in CRDs")
+			return
+		}
+		if s.target.Extra == nil {
+			s.target.Extra = map[string]any{}
+		}
+		s.target.Extra[schema.XSkipUpdateValidationIfOldInvalid] = t.Value
+		pub()
 	case "skipValidation":
 		// x-kubernetes-skip-validation (kdv's extension): not validated
 		// at all (kdv.dev/schema XSkipValidation).
