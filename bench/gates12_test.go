@@ -5,12 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
-
-	"kdv.dev/builtin"
 )
 
 // gatedPod is a Pod whose container carries container (a flow-mapping
@@ -178,30 +172,8 @@ func TestGateOffSitesMatchApiserver(t *testing.T) {
 		{name: "basic kept", doc: gatedJob("  scheduling: {schedulingPolicy: {basic: {}}}\n"), old: gatedJob("  scheduling: {schedulingPolicy: {basic: {}}}\n"), gates: jobGate},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fg, err := builtin.ParseFeatureGates(tc.gates, builtinMinor)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for kv := range strings.SplitSeq(tc.gates, ",") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, featuregate.Feature(k), v == "true")
-				}
-			}
-			var old []byte
-			if tc.old != "" {
-				old = []byte(tc.old)
-			}
-			ref, err := CheckBuiltin([]byte(tc.doc), old)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ref.DecodeErr != "" {
-				t.Fatalf("reference decode: %s", ref.DecodeErr)
-			}
-			var want []string
-			for _, e := range ref.Errors {
-				want = append(want, e.Error())
-			}
+			fg := setGates(t, tc.gates)
+			ref, want := referenceErrors(t, tc.doc, tc.old)
 			got, _ := kdvGatedErrors(t, tc.doc, tc.old, fg)
 			slices.Sort(want)
 			slices.Sort(got)

@@ -3,14 +3,7 @@ package bench
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
-
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
-	featuregatetesting "k8s.io/component-base/featuregate/testing"
-
-	"kdv.dev/builtin"
 )
 
 // gatedLease is a Lease whose spec carries spec (flow-mapping entries).
@@ -180,26 +173,8 @@ func TestGated13FieldsMatchApiserver(t *testing.T) {
 		{name: "derived: subrequest by name", doc: gatedClaim(sub(attr) + "    constraints:\n    - {requests: [r/s], matchAttribute: dra.example.com/x}\n"), gates: derive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fg, err := builtin.ParseFeatureGates(tc.gates, builtinMinor)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for kv := range strings.SplitSeq(tc.gates, ",") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, featuregate.Feature(k), v == "true")
-				}
-			}
-			ref, err := CheckBuiltin([]byte(tc.doc), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ref.DecodeErr != "" {
-				t.Fatalf("reference decode: %s", ref.DecodeErr)
-			}
-			var refErrs []string
-			for _, e := range ref.Errors {
-				refErrs = append(refErrs, e.Error())
-			}
+			fg := setGates(t, tc.gates)
+			ref, refErrs := referenceErrors(t, tc.doc, "")
 			if tc.refExtra != "" {
 				if i := slices.Index(refErrs, tc.refExtra); i >= 0 {
 					refErrs = slices.Delete(refErrs, i, i+1)

@@ -88,15 +88,7 @@ func TestGatedFieldsMatchApiserver(t *testing.T) {
 		{name: "beta turned off: dropped", doc: gatedStatefulSet, gates: "MaxUnavailableStatefulSet=false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fg, err := builtin.ParseFeatureGates(tc.gates, builtinMinor)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for kv := range strings.SplitSeq(tc.gates, ",") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, featuregate.Feature(k), v == "true")
-				}
-			}
+			fg := setGates(t, tc.gates)
 			var old []byte
 			if tc.old != "" {
 				old = []byte(tc.old)
@@ -123,6 +115,45 @@ func TestGatedFieldsMatchApiserver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setGates sets gates (kube-apiserver --feature-gates syntax) in the
+// reference for the rest of the test and returns them parsed for kdv.
+func setGates(t *testing.T, gates string) builtin.FeatureGates {
+	t.Helper()
+	fg, err := builtin.ParseFeatureGates(gates, builtinMinor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kv := range strings.SplitSeq(gates, ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, featuregate.Feature(k), v == "true")
+		}
+	}
+	return fg
+}
+
+// referenceErrors runs the reference on doc (an update of old when old is
+// not empty) and returns its verdict and its errors' whole strings; a
+// decoding failure fails the test.
+func referenceErrors(t *testing.T, doc, old string) (*BuiltinVerdict, []string) {
+	t.Helper()
+	var oldDoc []byte
+	if old != "" {
+		oldDoc = []byte(old)
+	}
+	ref, err := CheckBuiltin([]byte(doc), oldDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.DecodeErr != "" {
+		t.Fatalf("reference decode: %s", ref.DecodeErr)
+	}
+	var errs []string
+	for _, e := range ref.Errors {
+		errs = append(errs, e.Error())
+	}
+	return ref, errs
 }
 
 // kdvGated validates doc (an update of old when old is not empty) as

@@ -48,17 +48,7 @@ func TestStatefulSetUpdateOfInvalidOldMatchesApiserver(t *testing.T) {
 		{"invalid old template, new labels do not match: reported", strings.Replace(statefulSet("", ""), "labels: {app: db}", "labels: {app: x}", 1), statefulSet("", ""), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ref, err := CheckBuiltin([]byte(tc.doc), []byte(tc.old))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ref.DecodeErr != "" {
-				t.Fatalf("reference decode: %s", ref.DecodeErr)
-			}
-			var want []string
-			for _, e := range ref.Errors {
-				want = append(want, e.Error())
-			}
+			ref, want := referenceErrors(t, tc.doc, tc.old)
 			got, warnings := kdvGatedErrors(t, tc.doc, tc.old, builtin.FeatureGates{})
 			slices.Sort(want)
 			slices.Sort(got)
