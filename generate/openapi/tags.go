@@ -361,87 +361,32 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		// (the hand-written validation tells an empty list from a
 		// missing one); handled where x-kubernetes-strip-zero is set
 		pub()
-	case "defaultFrom":
-		// x-kubernetes-default-from (kdv's extension): a default copied
-		// from a sibling property (kdv.dev/defaulting DefaultFromKey).
-		if g.opts.StandardOnly || g.opts.CRD {
-			g.report1(t, s, "x-kubernetes-default-from is not published with --standard-only or in CRDs")
-			return
-		}
-		if s.target.Extra == nil {
-			s.target.Extra = map[string]any{}
-		}
-		s.target.Extra[schema.XDefaultFrom] = t.Value
-		pub()
 	case "defaultExpression":
 		// x-kubernetes-default-expression (kdv's extension): a default
 		// computed by a CEL expression over the parent object
 		// (kdv.dev/defaulting DefaultExpressionKey). It is compiled here
 		// so that a schema never publishes one defaulting cannot run.
-		if g.opts.StandardOnly || g.opts.CRD {
-			g.report1(t, s, "x-kubernetes-default-expression is not published with --standard-only or in CRDs")
-			return
-		}
-		if _, err := defaulting.CompileDefaultExpression(t.Value); err != nil {
+		if _, err := defaulting.CompileDefaultExpression(t.Value); err != nil && !g.opts.StandardOnly && !g.opts.CRD {
 			g.report1(t, s, err.Error())
 			return
 		}
-		if s.target.Extra == nil {
-			s.target.Extra = map[string]any{}
+		if g.builtInExtension(t, s, schema.XDefaultExpression, t.Value) {
+			pub()
 		}
-		s.target.Extra[schema.XDefaultExpression] = t.Value
-		pub()
-	case "skipUpdateValidation":
-		// x-kubernetes-skip-update-validation (kdv's extension): not
-		// validated on update (kdv.dev/schema XSkipUpdateValidation).
-		if g.opts.StandardOnly || g.opts.CRD {
-			g.report1(t, s, "x-kubernetes-skip-update-validation is not published with --standard-only or in CRDs")
-			return
+	case "defaultFrom", "skipUpdateValidation", "skipUpdateValidationIfOldInvalid", "skipValidation", "reportedAt":
+		// kdv's extensions of built-in schemas (kdv.dev/schema kdvext.go):
+		// a default copied from a sibling (XDefaultFrom), not validated
+		// on update (XSkipUpdateValidation), not on an update whose old
+		// object does not validate at a path
+		// (XSkipUpdateValidationIfOldInvalid), never (XSkipValidation),
+		// errors reported at another path (XReportedAt)
+		var v any = t.Value
+		if t.Name == "skipUpdateValidation" || t.Name == "skipValidation" {
+			v = true
 		}
-		if s.target.Extra == nil {
-			s.target.Extra = map[string]any{}
+		if g.builtInExtension(t, s, builtInExtensions[t.Name], v) {
+			pub()
 		}
-		s.target.Extra[schema.XSkipUpdateValidation] = true
-		pub()
-	case "skipUpdateValidationIfOldInvalid":
-		// x-kubernetes-skip-update-validation-if-old-invalid (kdv's
-		// extension): not validated on update when the old object has an
-		// error at or below the path (kdv.dev/schema
-		// XSkipUpdateValidationIfOldInvalid).
-		if g.opts.StandardOnly || g.opts.CRD {
-			g.report1(t, s, "x-kubernetes-skip-update-validation-if-old-invalid is not published with --standard-only or in CRDs")
-			return
-		}
-		if s.target.Extra == nil {
-			s.target.Extra = map[string]any{}
-		}
-		s.target.Extra[schema.XSkipUpdateValidationIfOldInvalid] = t.Value
-		pub()
-	case "skipValidation":
-		// x-kubernetes-skip-validation (kdv's extension): not validated
-		// at all (kdv.dev/schema XSkipValidation).
-		if g.opts.StandardOnly || g.opts.CRD {
-			g.report1(t, s, "x-kubernetes-skip-validation is not published with --standard-only or in CRDs")
-			return
-		}
-		if s.target.Extra == nil {
-			s.target.Extra = map[string]any{}
-		}
-		s.target.Extra[schema.XSkipValidation] = true
-		pub()
-	case "reportedAt":
-		// x-kubernetes-reported-at (kdv's extension): errors at or below
-		// the property are reported at this path (kdv.dev/schema
-		// XReportedAt).
-		if g.opts.StandardOnly || g.opts.CRD {
-			g.report1(t, s, "x-kubernetes-reported-at is not published with --standard-only or in CRDs")
-			return
-		}
-		if s.target.Extra == nil {
-			s.target.Extra = map[string]any{}
-		}
-		s.target.Extra[schema.XReportedAt] = t.Value
-		pub()
 	case "mapType", "structType":
 		if !s.want(t, "object") {
 			return
@@ -821,4 +766,30 @@ func splitTopLevel(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// builtInExtensions are the x-kubernetes-* keys of kdv's built-in-only
+// tags (kdv.dev/schema kdvext.go), by tag name.
+var builtInExtensions = map[string]string{
+	"defaultFrom":                      schema.XDefaultFrom,
+	"skipUpdateValidation":             schema.XSkipUpdateValidation,
+	"skipUpdateValidationIfOldInvalid": schema.XSkipUpdateValidationIfOldInvalid,
+	"skipValidation":                   schema.XSkipValidation,
+	"reportedAt":                       schema.XReportedAt,
+}
+
+// builtInExtension sets extension key to v on the tag's target, unless
+// the generator writes standard OpenAPI or a CRD, where the apiserver
+// knows no such key: then it reports the tag as not published and returns
+// false.
+func (g *gen) builtInExtension(t *idl.Tag, s *tagSite, key string, v any) bool {
+	if g.opts.StandardOnly || g.opts.CRD {
+		g.report1(t, s, key+" is not published with --standard-only or in CRDs")
+		return false
+	}
+	if s.target.Extra == nil {
+		s.target.Extra = map[string]any{}
+	}
+	s.target.Extra[key] = v
+	return true
 }
