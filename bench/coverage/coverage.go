@@ -331,7 +331,8 @@ func detailMatches(detail, msg string) bool {
 	return detail == msg || formatMatches(detail, msg) || formatMatches(msg, detail)
 }
 
-// formatMatches reports whether s is an instance of format.
+// formatMatches reports whether s is an instance of format (a verb
+// matches anything on one line).
 func formatMatches(format, s string) bool {
 	re := verbRE.ReplaceAllString(regexp.QuoteMeta(format), ".*")
 	ok, _ := regexp.MatchString("^"+re+"$", s)
@@ -406,6 +407,12 @@ func Rules(overlays []*idl.Overlay) []Rule {
 			case "validationRule":
 				r.Type = reasonType(argOr(t, "reason", ""))
 				r.Message = argOr(t, "message", "")
+				if _, ok := t.Arg("diff"); ok && r.Message != "" {
+					// x-kubernetes-diff ends the message with a newline
+					// and the diff of the old and new values, as the
+					// hand-written "...%s\n%v" with diff.Diff does
+					r.Message += "\n%v"
+				}
 				if fp := argOr(t, "fieldPath", ""); fp != "" {
 					// "<value path> as <reported path>" reports at the
 					// reported path (a trailing list index or map key

@@ -34,12 +34,14 @@ PersistentVolumeClaimSpec +validationRule="true",message="Required value",reason
 PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidden",fieldPath=".spec as .spec.persistentvolumesource"
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateFlexVolumeSource
 FlexVolumeSource +validationRule="true",message="reserved",reason="FieldValueInvalid",fieldPath=".options[@]"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidatePodUpdate (note)
+Pod +validationRule="true",message="pod updates may not change fields other than `+"`spec.x`"+`",reason="FieldValueForbidden",fieldPath=".spec",diff=".spec"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 11 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
+	if len(rules) != 12 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -70,9 +72,14 @@ FlexVolumeSource +validationRule="true",message="reserved",reason="FieldValueInv
 		{Package: "pkg/apis/core/validation", Func: "Other", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
 		// a map's keys ("[@]") report at map[key], whose field is the map's
 		{Package: "pkg/apis/core/validation", Func: "validateFlexVolumeSource", Type: "Invalid", Field: "options", Detail: "reserved"},
+		// a rule with x-kubernetes-diff ends its message with a newline
+		// and the diff ("...%s\n%v" with diff.Diff); a detail without
+		// the diff is another site
+		{Package: "pkg/apis/core/validation", Func: "ValidatePodUpdate", Type: "Forbidden", Detail: "pod updates may not change fields other than %s\n%v"},
+		{Package: "pkg/apis/core/validation", Func: "ValidatePodUpdate", Type: "Forbidden", Detail: "pod updates may not change fields other than %s"},
 	}
 	Match(sites, rules, map[string]Exception{"ValidateDeploymentSpec Required selector": {Category: "mechanism", Reason: "why not"}})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3", "x.tags:23"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3", "x.tags:23", "x.tags:25", ""}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
