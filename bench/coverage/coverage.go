@@ -361,21 +361,24 @@ func detailArg(ctor string, args []ast.Expr) ast.Expr {
 // keys), each with the functions its source line cites.
 func Rules(overlays []*idl.Overlay) []Rule {
 	var out []Rule
+	// the x-kubernetes-validation-errors overrides per package, type,
+	// field and keyword, and the keywords the overlays declare: an
+	// override applies to the property's keyword whichever overlay file
+	// of the package declares either (a list's "uniqueKey" override to a
+	// unique key added in another file)
+	type key struct{ pkg, typ, field, kw string }
+	over := map[key]*idl.Tag{}
+	declared := map[key]bool{}
 	for _, o := range overlays {
-		// the x-kubernetes-validation-errors overrides per type/field and
-		// keyword
-		type key struct{ typ, field, kw string }
-		over := map[key]*idl.Tag{}
 		for _, e := range o.Entries() {
 			if e.Tag.Name == "validationError" {
 				kw, _ := e.Tag.Arg("keyword")
-				over[key{e.Type, e.Field, kw}] = e.Tag
+				over[key{o.Package, e.Type, e.Field, kw}] = e.Tag
 			}
+			declared[key{o.Package, e.Type, e.Field, e.Tag.Name}] = true
 		}
-		declared := map[key]bool{}
-		for _, e := range o.Entries() {
-			declared[key{e.Type, e.Field, e.Tag.Name}] = true
-		}
+	}
+	for _, o := range overlays {
 		for _, e := range o.Entries() {
 			t := e.Tag
 			// a rule on the items of a list (validation:items:, eachVal)
@@ -393,7 +396,7 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				// error mirrors. Overrides of the overlay's own keywords
 				// are applied to those below.
 				kw, _ = t.Arg("keyword")
-				if declared[key{e.Type, e.Field, kw}] {
+				if declared[key{o.Package, e.Type, e.Field, kw}] {
 					continue
 				}
 				switch kw {
@@ -463,7 +466,7 @@ func Rules(overlays []*idl.Overlay) []Rule {
 			if r.Message == "" {
 				r.Message = impliedMessage[t.Name]
 			}
-			if v, ok := over[key{e.Type, e.Field, kw}]; ok {
+			if v, ok := over[key{o.Package, e.Type, e.Field, kw}]; ok {
 				if m, ok := v.Arg("message"); ok {
 					r.Message = m
 				}

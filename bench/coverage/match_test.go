@@ -111,3 +111,33 @@ func TestParseExceptionsCategory(t *testing.T) {
 		}
 	}
 }
+
+// An x-kubernetes-validation-errors override applies to the property's
+// keyword whichever overlay file of the package declares it: a list's
+// "uniqueKey" override in one file makes a unique key added in another
+// report Invalid "must be unique".
+func TestMatchOverrideAcrossFiles(t *testing.T) {
+	a, err := idl.ParseOverlay("a.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateVolumeDevices
+Container.volumeDevices +uniqueKey=name
+Container.volumeDevices +validationError="uniqueKey",reason="FieldValueInvalid",message="must be unique"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := idl.ParseOverlay("b.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateVolumeDevices
+Container.volumeDevices +uniqueKey=devicePath
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := []Site{
+		{Package: "pkg/apis/core/validation", Func: "ValidateVolumeDevices", Type: "Invalid", Field: "name", Detail: "must be unique"},
+		{Package: "pkg/apis/core/validation", Func: "ValidateVolumeDevices", Type: "Invalid", Field: "devicePath", Detail: "must be unique"},
+	}
+	Match(sites, Rules([]*idl.Overlay{a, b}), nil)
+	if sites[0].Rule != "a.tags:3" || sites[1].Rule != "b.tags:3" {
+		t.Errorf("declared by %q and %q, want a.tags:3 and b.tags:3", sites[0].Rule, sites[1].Rule)
+	}
+}
