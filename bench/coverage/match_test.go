@@ -141,3 +141,31 @@ Container.volumeDevices +uniqueKey=devicePath
 		t.Errorf("declared by %q and %q, want a.tags:3 and b.tags:3", sites[0].Rule, sites[1].Rule)
 	}
 }
+
+// A rule whose message is computed (messageExpression) matches any detail,
+// so it declares a site only when no rule with a literal message does,
+// whatever the order of the overlay files.
+func TestMatchComputedLast(t *testing.T) {
+	a, err := idl.ParseOverlay("a.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateVolumeSource
+Pod +validationRule="true",messageExpression="'PVC name ' + self.metadata.name",reason="FieldValueInvalid",fieldPath=".spec.volumes[*].name"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := idl.ParseOverlay("b.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateVolumeSource
+Volume +validationRule="true",message="Total length must be under 64 characters",reason="FieldValueInvalid",fieldPath=".name"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := []Site{
+		{Package: "pkg/apis/core/validation", Func: "validateVolumeSource", Type: "Invalid", Field: "name"},
+		{Package: "pkg/apis/core/validation", Func: "validateVolumeSource", Type: "Invalid", Field: "name", Detail: "PVC name %q: %v"},
+	}
+	Match(sites, Rules([]*idl.Overlay{a, b}), nil)
+	if sites[0].Rule != "b.tags:3" || sites[1].Rule != "a.tags:3" {
+		t.Errorf("declared by %q and %q, want b.tags:3 and a.tags:3", sites[0].Rule, sites[1].Rule)
+	}
+}
