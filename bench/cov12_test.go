@@ -36,6 +36,32 @@ spec:
     volumeDevices: DEVICES
 `
 
+// cov12Ephemeral is a Pod named NAME with an ephemeral volume named VOL
+// (and a source set before ephemeral when EXTRA says so).
+const cov12Ephemeral = `apiVersion: v1
+kind: Pod
+metadata: {name: NAME, namespace: default}
+spec:
+  volumes:
+  - name: VOL
+    EXTRA
+    ephemeral:
+      volumeClaimTemplate:
+        spec:
+          accessModes: [ReadWriteOnce]
+          resources: {requests: {storage: 1Gi}}
+  containers:
+  - name: c
+    image: nginx
+`
+
+func cov12WithEphemeral(name, vol, extra string) string {
+	if extra == "" {
+		extra = "csi: null"
+	}
+	return strings.NewReplacer("NAME", name, "VOL", vol, "EXTRA", extra).Replace(cov12Ephemeral)
+}
+
 func cov12WithDevices(devices string) string {
 	return strings.Replace(cov12Devices, "DEVICES", devices, 1)
 }
@@ -76,6 +102,32 @@ spec:
 `
 
 var cov12Cases = []cov12Case{
+	// validateVolumeSource: an ephemeral volume's PVC name
+	// <pod name>-<volume name> (core_v1_cov12.tags)
+	{
+		Name: "ephemeral volume: PVC name too long",
+		Doc:  cov12WithEphemeral(strings.Repeat("a", 250), "data", ""),
+		Site: "must be no more than 253 characters",
+	},
+	{
+		Name: "ephemeral volume: PVC name too long and not a subdomain",
+		Doc:  cov12WithEphemeral(strings.Repeat("a", 250), "Data", ""),
+		Site: "a lowercase RFC 1123 subdomain",
+	},
+	{
+		Name: "ephemeral volume: PVC name not a subdomain",
+		Doc:  cov12WithEphemeral("p", "Data", ""),
+		Site: "PVC name",
+	},
+	{
+		Name: "ephemeral volume: another source first (reported as such)",
+		Doc:  cov12WithEphemeral(strings.Repeat("a", 250), "data", "emptyDir: {}"),
+		Site: "may not specify more than 1 volume type",
+	},
+	{
+		Name: "ephemeral volume: a valid PVC name (accepted)",
+		Doc:  cov12WithEphemeral(strings.Repeat("a", 240), "data", ""),
+	},
 	// ValidateVolumeDevices: device paths unique within a container, at
 	// volumeDevices[i].devicePath (a second unique key of the list,
 	// core_v1_cov12.tags)
