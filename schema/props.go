@@ -85,7 +85,11 @@ type Props struct {
 	// names seen, e.g. container port names, and reports each repeat at
 	// list[i].<key> as Duplicate; x-kubernetes-validation-errors key
 	// "uniqueKey" overrides the error). Items without the property, or
-	// with an empty or zero value, are not compared.
+	// with an empty or zero value, are not compared. "a,b" names a tuple
+	// of properties (every repeat reported at list[i], with the item);
+	// several keys are separated by ";" ("name;devicePath": each has its
+	// own set of values seen, as ValidateVolumeDevices keeps for device
+	// names and paths).
 	XUniqueKey string `json:"x-kubernetes-unique-key,omitempty"`
 
 	// Extra holds every other key (unknown x-kubernetes-* extensions such as

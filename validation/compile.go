@@ -64,8 +64,10 @@ type node struct {
 	// items: the hand-written duplicate check of such a list (Service
 	// ports) prints the key struct, as encoding/json prints it.
 	itemGo    *schema.GoStruct
-	notUnique bool   // x-kubernetes-list-unique: false, list type not enforced
-	uniqueKey string // x-kubernetes-unique-key
+	notUnique bool // x-kubernetes-list-unique: false, list type not enforced
+	// uniqueKeys are x-kubernetes-unique-key's keys (several separated
+	// by ";"), each a property or a tuple of them ("key,effect").
+	uniqueKeys []string
 	// everyRepeat reports each repeat in a set, not only the second
 	// occurrence of a value (built-in kinds; see lpath.array).
 	everyRepeat bool
@@ -119,7 +121,9 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		n.itemGo = s.Items.Go
 	}
 	n.notUnique = s.XListUnique != nil && !*s.XListUnique
-	n.uniqueKey = s.XUniqueKey
+	if s.XUniqueKey != "" {
+		n.uniqueKeys = strings.Split(s.XUniqueKey, ";")
+	}
 	n.everyRepeat = c.builtIn
 	n.skipOnUpdate = s.SkipsUpdateValidation()
 	n.skipAlways = s.SkipsValidation()
@@ -142,7 +146,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		}
 	}
 	n.metaBelow = n.embedded
-	n.listBelow = !n.notUnique && (n.listType == "set" || n.listType == "map") || n.uniqueKey != ""
+	n.listBelow = !n.notUnique && (n.listType == "set" || n.listType == "map") || len(n.uniqueKeys) > 0
 	for _, ch := range n.children() {
 		n.metaBelow = n.metaBelow || ch.metaBelow
 		n.listBelow = n.listBelow || ch.listBelow

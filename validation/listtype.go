@@ -124,8 +124,8 @@ func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 	case n.listType == "map":
 		errs = append(errs, listMapDuplicates(w, n, x)...)
 	}
-	if n.uniqueKey != "" {
-		errs = append(errs, uniqueKeyDuplicates(w, n, x)...)
+	for _, k := range n.uniqueKeys {
+		errs = append(errs, uniqueKeyDuplicates(w, n, x, k)...)
 	}
 	if n.items != nil && n.items.listBelow {
 		for i := 0; i < x.Len(); i++ {
@@ -370,20 +370,21 @@ func listMapDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 	return errs
 }
 
-// uniqueKeyDuplicates checks x-kubernetes-unique-key as k8s.io/kubernetes's
-// hand-written validation checks names in a list (validateContainerPorts,
-// validateServicePort, ValidateVolumeMounts, ...): it keeps the set of
-// non-empty values seen and reports every item whose value is already in
-// it, at list[i].<key>, as field.Duplicate (or as x-kubernetes-validation-
-// errors "uniqueKey" says, e.g. Invalid "must be unique"). Empty and zero
-// values, which the hand-written code reports as Required or skips, are
-// not compared.
-func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
+// uniqueKeyDuplicates checks one key of x-kubernetes-unique-key as
+// k8s.io/kubernetes's hand-written validation checks names in a list
+// (validateContainerPorts, validateServicePort, ValidateVolumeMounts, ...):
+// it keeps the set of non-empty values seen and reports every item whose
+// value is already in it, at list[i].<key>, as field.Duplicate (or as
+// x-kubernetes-validation-errors "uniqueKey" says, e.g. Invalid "must be
+// unique"). Empty and zero values, which the hand-written code reports as
+// Required or skips, are not compared. A list with several keys (device
+// names and device paths) keeps one set per key.
+func uniqueKeyDuplicates(w *lpath, n *node, x value.Value, key string) field.ErrorList {
 	size := x.Len()
 	if size <= 1 {
 		return nil
 	}
-	if strings.Contains(n.uniqueKey, ",") {
+	if strings.Contains(key, ",") {
 		if n.maxItems != nil && int64(size) > *n.maxItems {
 			// validation-gen's maxItems short-circuits its uniqueness
 			// check (MarkShortCircuit); hand-written tuples have no
@@ -391,7 +392,7 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 			return nil
 		}
 		var keys []string
-		for _, k := range strings.Split(n.uniqueKey, ",") {
+		for _, k := range strings.Split(key, ",") {
 			if k != "" {
 				keys = append(keys, k)
 			}
@@ -405,7 +406,7 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 		if item.Kind() != value.KindMap {
 			continue
 		}
-		k, ok := item.Get(n.uniqueKey)
+		k, ok := item.Get(key)
 		if !ok || zeroScalar(k) {
 			continue
 		}
@@ -420,7 +421,7 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 			seen[sk] = true
 			continue
 		}
-		e := field.Duplicate(w.path().Index(i).Child(n.uniqueKey), k.Unstructured())
+		e := field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())
 		if o, ok := n.xerr["uniqueKey"]; ok {
 			applyOverride(e, o)
 		}

@@ -160,6 +160,23 @@ func TestUniqueKey(t *testing.T) {
 	assertSameSet(t, 1, errStrings(t, v, mustJSON(t, `{"ports":[{"name":"a"},{"name":"b"},{}],"mounts":[{},{}]}`), nil), nil)
 }
 
+// Several keys ("name;devicePath", ValidateVolumeDevices' two sets of
+// names and paths seen) are each checked on their own, every repeat
+// reported at its own key with the list's override.
+func TestUniqueKeys(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{
+		"devices":{"type":"array","x-kubernetes-unique-key":"name;devicePath","x-kubernetes-validation-errors":{"uniqueKey":{"reason":"FieldValueInvalid","message":"must be unique"}},
+			"items":{"type":"object","properties":{"name":{"type":"string"},"devicePath":{"type":"string"}}}}}}`, Options{})
+	obj := mustJSON(t, `{"devices":[{"name":"x","devicePath":"/d"},{"name":"y","devicePath":"/d"},{"name":"x","devicePath":"/e"},{"name":"x","devicePath":"/d"},{"devicePath":""},{"devicePath":""}]}`)
+	assertSameSet(t, 0, errStrings(t, v, obj, nil), []string{
+		`devices[1].devicePath: Invalid value: "/d": must be unique`,
+		`devices[2].name: Invalid value: "x": must be unique`,
+		`devices[3].name: Invalid value: "x": must be unique`,
+		`devices[3].devicePath: Invalid value: "/d": must be unique`,
+	})
+	assertSameSet(t, 1, errStrings(t, v, mustJSON(t, `{"devices":[{"name":"a","devicePath":"/a"},{"name":"b","devicePath":"/b"}]}`), nil), nil)
+}
+
 // A set of a built-in kind reports every repeat, as the hand-written sets
 // of values seen (validatePodFailurePolicyRuleOnExitCodes:
 // `values[4]: Duplicate value: 3` for [0, 0, 3, 3, 3]) and validation-gen's

@@ -24,7 +24,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,7 +73,10 @@ type Rule struct {
 	Type    string // error type it reports
 	Field   string // field it reports on ("" = the type's own path)
 	Message string // its message, "" when none
-	Pos     string // overlay file:line
+	// Computed is true for a rule whose message is a messageExpression:
+	// it may be any detail.
+	Computed bool
+	Pos      string // overlay file:line
 }
 
 // Scope names the packages to scan and the entry points of the kinds in
@@ -309,72 +311,29 @@ func lastChild(e ast.Expr) string {
 	return ""
 }
 
-// literalOrFormat returns a string literal, or the format of a
-// fmt.Sprintf call (its verbs match anything, see detailMatches), else "".
-func literalOrFormat(e ast.Expr) string {
-	if c, ok := e.(*ast.CallExpr); ok {
-		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sprintf" && len(c.Args) > 0 {
-			e = c.Args[0]
-		}
-	}
-	if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-		s, _ := strconv.Unquote(lit.Value)
-		return s
-	}
-	return ""
-}
-
-// detailMatches reports whether a rule's message can be the detail a
-// site builds: equal, or equal with the verbs (%d, %s, %v, %q) of either
-// (a Sprintf format, a keyword's implied message) standing for anything.
-func detailMatches(detail, msg string) bool {
-	return detail == msg || formatMatches(detail, msg) || formatMatches(msg, detail)
-}
-
-// formatMatches reports whether s is an instance of format.
-func formatMatches(format, s string) bool {
-	re := verbRE.ReplaceAllString(regexp.QuoteMeta(format), ".*")
-	ok, _ := regexp.MatchString("^"+re+"$", s)
-	return ok
-}
-
-var verbRE = regexp.MustCompile(`%[-+# 0-9.]*[dsvqtf]`)
-
-// detailArg returns the detail argument of a constructor call.
-func detailArg(ctor string, args []ast.Expr) ast.Expr {
-	switch ctor {
-	case "Invalid", "TypeInvalid":
-		if len(args) == 3 {
-			return args[2]
-		}
-	case "Required", "Forbidden":
-		if len(args) == 2 {
-			return args[1]
-		}
-	}
-	return nil
-}
-
 // Rules returns what the overlay entries declare, for matching: entries
 // with a validation meaning (rules, value validations, formats, unique
 // keys), each with the functions its source line cites.
 func Rules(overlays []*idl.Overlay) []Rule {
 	var out []Rule
+	// the x-kubernetes-validation-errors overrides per package, type,
+	// field and keyword, and the keywords the overlays declare: an
+	// override applies to the property's keyword whichever overlay file
+	// of the package declares either (a list's "uniqueKey" override to a
+	// unique key added in another file)
+	type key struct{ pkg, typ, field, kw string }
+	over := map[key]*idl.Tag{}
+	declared := map[key]bool{}
 	for _, o := range overlays {
-		// the x-kubernetes-validation-errors overrides per type/field and
-		// keyword
-		type key struct{ typ, field, kw string }
-		over := map[key]*idl.Tag{}
 		for _, e := range o.Entries() {
 			if e.Tag.Name == "validationError" {
 				kw, _ := e.Tag.Arg("keyword")
-				over[key{e.Type, e.Field, kw}] = e.Tag
+				over[key{o.Package, e.Type, e.Field, kw}] = e.Tag
 			}
+			declared[key{o.Package, e.Type, e.Field, e.Tag.Name}] = true
 		}
-		declared := map[key]bool{}
-		for _, e := range o.Entries() {
-			declared[key{e.Type, e.Field, e.Tag.Name}] = true
-		}
+	}
+	for _, o := range overlays {
 		for _, e := range o.Entries() {
 			t := e.Tag
 			// a rule on the items of a list (validation:items:, eachVal)
@@ -392,7 +351,7 @@ func Rules(overlays []*idl.Overlay) []Rule {
 				// error mirrors. Overrides of the overlay's own keywords
 				// are applied to those below.
 				kw, _ = t.Arg("keyword")
-				if declared[key{e.Type, e.Field, kw}] {
+				if declared[key{o.Package, e.Type, e.Field, kw}] {
 					continue
 				}
 				switch kw {
@@ -406,6 +365,13 @@ func Rules(overlays []*idl.Overlay) []Rule {
 			case "validationRule":
 				r.Type = reasonType(argOr(t, "reason", ""))
 				r.Message = argOr(t, "message", "")
+				_, r.Computed = t.Arg("messageExpression")
+				if _, ok := t.Arg("diff"); ok && r.Message != "" {
+					// x-kubernetes-diff ends the message with a newline
+					// and the diff of the old and new values, as the
+					// hand-written "...%s\n%v" with diff.Diff does
+					r.Message += "\n%v"
+				}
 				if fp := argOr(t, "fieldPath", ""); fp != "" {
 					// "<value path> as <reported path>" reports at the
 					// reported path (a trailing list index or map key
@@ -456,7 +422,7 @@ func Rules(overlays []*idl.Overlay) []Rule {
 			if r.Message == "" {
 				r.Message = impliedMessage[t.Name]
 			}
-			if v, ok := over[key{e.Type, e.Field, kw}]; ok {
+			if v, ok := over[key{o.Package, e.Type, e.Field, kw}]; ok {
 				if m, ok := v.Arg("message"); ok {
 					r.Message = m
 				}
@@ -554,21 +520,31 @@ func Match(sites []Site, rules []Rule, exceptions map[string]Exception) {
 	}
 	for i := range sites {
 		s := &sites[i]
-		for _, r := range rules {
-			if r.Type != s.Type || !contains(r.Funcs, s.Func) {
-				continue
+		// a rule with a computed message declares a site only when no
+		// rule with a literal one does (it matches any detail)
+		for _, computed := range []bool{false, true} {
+			for _, r := range rules {
+				if r.Computed && r.Message == "" && !computed {
+					continue
+				}
+				if r.Type != s.Type || !contains(r.Funcs, s.Func) {
+					continue
+				}
+				if len(pkgs[s.Func]) > 1 && r.Package != "" && r.Package != s.Package {
+					continue
+				}
+				if r.Field != "" && s.Field != "" && r.Field != s.Field {
+					continue
+				}
+				if s.Detail != "" && r.Message != "" && !detailMatches(s.Detail, r.Message) {
+					continue
+				}
+				s.Rule = r.Pos
+				break
 			}
-			if len(pkgs[s.Func]) > 1 && r.Package != "" && r.Package != s.Package {
-				continue
+			if s.Rule != "" {
+				break
 			}
-			if r.Field != "" && s.Field != "" && r.Field != s.Field {
-				continue
-			}
-			if s.Detail != "" && r.Message != "" && !detailMatches(s.Detail, r.Message) {
-				continue
-			}
-			s.Rule = r.Pos
-			break
 		}
 		if s.Rule == "" {
 			if e, ok := exceptions[ExceptionKey(*s)]; ok {

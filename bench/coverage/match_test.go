@@ -34,12 +34,14 @@ PersistentVolumeClaimSpec +validationRule="true",message="Required value",reason
 PersistentVolume +validationRule="true",message="gone",reason="FieldValueForbidden",fieldPath=".spec as .spec.persistentvolumesource"
 source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateFlexVolumeSource
 FlexVolumeSource +validationRule="true",message="reserved",reason="FieldValueInvalid",fieldPath=".options[@]"
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidatePodUpdate (note)
+Pod +validationRule="true",message="pod updates may not change fields other than `+"`spec.x`"+`",reason="FieldValueForbidden",fieldPath=".spec",diff=".spec"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rules := Rules([]*idl.Overlay{ov})
-	if len(rules) != 11 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
+	if len(rules) != 12 || strings.Join(rules[0].Funcs, ",") != "ValidateDeploymentSpec,Other" || rules[0].Package != "pkg/apis/apps/validation" {
 		t.Fatalf("rules: %+v", rules)
 	}
 	sites := []Site{
@@ -70,9 +72,14 @@ FlexVolumeSource +validationRule="true",message="reserved",reason="FieldValueInv
 		{Package: "pkg/apis/core/validation", Func: "Other", Type: "Invalid", Field: "replicas", Detail: "must be greater than or equal to 0"},
 		// a map's keys ("[@]") report at map[key], whose field is the map's
 		{Package: "pkg/apis/core/validation", Func: "validateFlexVolumeSource", Type: "Invalid", Field: "options", Detail: "reserved"},
+		// a rule with x-kubernetes-diff ends its message with a newline
+		// and the diff ("...%s\n%v" with diff.Diff); a detail without
+		// the diff is another site
+		{Package: "pkg/apis/core/validation", Func: "ValidatePodUpdate", Type: "Forbidden", Detail: "pod updates may not change fields other than %s\n%v"},
+		{Package: "pkg/apis/core/validation", Func: "ValidatePodUpdate", Type: "Forbidden", Detail: "pod updates may not change fields other than %s"},
 	}
 	Match(sites, rules, map[string]Exception{"ValidateDeploymentSpec Required selector": {Category: "mechanism", Reason: "why not"}})
-	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3", "x.tags:23"}
+	want := []string{"x.tags:3", "", "x.tags:4", "", "", "x.tags:6", "", "x.tags:8", "", "x.tags:11", "x.tags:13", "x.tags:15", "", "x.tags:18", "x.tags:20", "x.tags:21", "", "x.tags:3", "x.tags:23", "x.tags:25", ""}
 	for i, s := range sites {
 		if s.Rule != want[i] {
 			t.Errorf("site %d (%+v): declared by %q, want %q", i, s, s.Rule, want[i])
@@ -102,5 +109,63 @@ func TestParseExceptionsCategory(t *testing.T) {
 		if c.Name == "" || c.Definition == "" {
 			t.Errorf("category %+v lacks a name or definition", c)
 		}
+	}
+}
+
+// An x-kubernetes-validation-errors override applies to the property's
+// keyword whichever overlay file of the package declares it: a list's
+// "uniqueKey" override in one file makes a unique key added in another
+// report Invalid "must be unique".
+func TestMatchOverrideAcrossFiles(t *testing.T) {
+	a, err := idl.ParseOverlay("a.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateVolumeDevices
+Container.volumeDevices +uniqueKey=name
+Container.volumeDevices +validationError="uniqueKey",reason="FieldValueInvalid",message="must be unique"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := idl.ParseOverlay("b.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateVolumeDevices
+Container.volumeDevices +uniqueKey=devicePath
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := []Site{
+		{Package: "pkg/apis/core/validation", Func: "ValidateVolumeDevices", Type: "Invalid", Field: "name", Detail: "must be unique"},
+		{Package: "pkg/apis/core/validation", Func: "ValidateVolumeDevices", Type: "Invalid", Field: "devicePath", Detail: "must be unique"},
+	}
+	Match(sites, Rules([]*idl.Overlay{a, b}), nil)
+	if sites[0].Rule != "a.tags:3" || sites[1].Rule != "b.tags:3" {
+		t.Errorf("declared by %q and %q, want a.tags:3 and b.tags:3", sites[0].Rule, sites[1].Rule)
+	}
+}
+
+// A rule whose message is computed (messageExpression) matches any detail,
+// so it declares a site only when no rule with a literal message does,
+// whatever the order of the overlay files.
+func TestMatchComputedLast(t *testing.T) {
+	a, err := idl.ParseOverlay("a.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateVolumeSource
+Pod +validationRule="true",messageExpression="'PVC name ' + self.metadata.name",reason="FieldValueInvalid",fieldPath=".spec.volumes[*].name"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := idl.ParseOverlay("b.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go validateVolumeSource
+Volume +validationRule="true",message="Total length must be under 64 characters",reason="FieldValueInvalid",fieldPath=".name"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := []Site{
+		{Package: "pkg/apis/core/validation", Func: "validateVolumeSource", Type: "Invalid", Field: "name"},
+		{Package: "pkg/apis/core/validation", Func: "validateVolumeSource", Type: "Invalid", Field: "name", Detail: "PVC name %q: %v"},
+	}
+	Match(sites, Rules([]*idl.Overlay{a, b}), nil)
+	if sites[0].Rule != "b.tags:3" || sites[1].Rule != "a.tags:3" {
+		t.Errorf("declared by %q and %q, want b.tags:3 and a.tags:3", sites[0].Rule, sites[1].Rule)
 	}
 }

@@ -320,3 +320,40 @@ func TestDependencyDefaults(t *testing.T) {
 		t.Errorf("AzureDiskVolumeSource.kind default: %+v", d)
 	}
 }
+
+// TestUniqueKeys: several +uniqueKey tags of the rule overlay on one list
+// are published as one x-kubernetes-unique-key, the keys joined by ";" in
+// the overlay's order, a repeated key once.
+func TestUniqueKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads k8s.io/api/core/v1")
+	}
+	ov, err := idl.ParseOverlay("x.tags", []byte(`package k8s.io/api/core/v1
+source k8s.io/kubernetes pkg/apis/core/validation/validation.go ValidateVolumeDevices
+Container.volumeDevices +uniqueKey=name
+Container.volumeDevices +uniqueKey=devicePath
+Container.volumeDevices +uniqueKey=name
+Container.ports +uniqueKey=name
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := idl.Load(idl.Options{Overlays: []*idl.Overlay{ov}}, "k8s.io/api/core/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Definition("io.k8s.api.core.v1.Container")
+	if d == nil {
+		t.Fatal("no Container")
+	}
+	if got := d.Properties["volumeDevices"].XUniqueKey; got != "name;devicePath" {
+		t.Errorf("volumeDevices: x-kubernetes-unique-key %q, want name;devicePath", got)
+	}
+	if got := d.Properties["ports"].XUniqueKey; got != "name" {
+		t.Errorf("ports: x-kubernetes-unique-key %q, want name", got)
+	}
+}

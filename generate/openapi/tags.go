@@ -351,7 +351,15 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 			g.report1(t, s, "x-kubernetes-unique-key is not published with --standard-only or in CRDs")
 			return
 		}
-		s.target.XUniqueKey = t.Value
+		// several +uniqueKey tags on one list are several keys, each
+		// with its own set of values seen (ValidateVolumeDevices: names
+		// and device paths), joined by ";"
+		switch {
+		case s.target.XUniqueKey == "":
+			s.target.XUniqueKey = t.Value
+		case !containsStr(strings.Split(s.target.XUniqueKey, ";"), t.Value):
+			s.target.XUniqueKey += ";" + t.Value
+		}
 		pub()
 	case "noEnum":
 		// handled where the type's enum is read (schemaFor)
