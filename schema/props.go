@@ -86,7 +86,9 @@ type Props struct {
 	// list[i].<key> as Duplicate; x-kubernetes-validation-errors key
 	// "uniqueKey" overrides the error). Items without the property, or
 	// with an empty or zero value, are not compared. "a,b" names a tuple
-	// of properties (every repeat reported at list[i], with the item);
+	// of properties (every repeat reported at list[i], with the item),
+	// "a+b" the property a qualified by b (a repeats only with an equal b,
+	// reported as a single key is);
 	// several keys are separated by ";" ("name;devicePath": each has its
 	// own set of values seen, as ValidateVolumeDevices keeps for device
 	// names and paths).

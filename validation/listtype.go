@@ -378,11 +378,17 @@ func listMapDuplicates(w *lpath, n *node, x value.Value) field.ErrorList {
 // x-kubernetes-validation-errors "uniqueKey" says, e.g. Invalid "must be
 // unique"). Empty and zero values, which the hand-written code reports as
 // Required or skips, are not compared. A list with several keys (device
-// names and device paths) keeps one set per key.
+// names and device paths) keeps one set per key. A key is a property, a
+// tuple ("key,effect", uniqueTupleDuplicates) or a property qualified by
+// others ("nodePort+protocol", qualifiedKeyDuplicates).
 func uniqueKeyDuplicates(w *lpath, n *node, x value.Value, key string) field.ErrorList {
 	size := x.Len()
 	if size <= 1 {
 		return nil
+	}
+	if strings.Contains(key, "+") {
+		f := strings.Split(key, "+")
+		return qualifiedKeyDuplicates(w, n, x, f[0], f[1:])
 	}
 	if strings.Contains(key, ",") {
 		if n.maxItems != nil && int64(size) > *n.maxItems {

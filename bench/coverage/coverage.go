@@ -394,7 +394,9 @@ func Rules(overlays []*idl.Overlay) []Rule {
 					r.Field = fp[strings.LastIndexAny(fp, ".'")+1:]
 				}
 			case "uniqueKey":
-				r.Type, r.Field = "Duplicate", t.Value
+				// "nodePort+protocol" reports at the qualified key
+				k, _, _ := strings.Cut(t.Value, "+")
+				r.Type, r.Field = "Duplicate", k
 			case "listType":
 				// a set reports a repeated item as Duplicate at list[i]
 				// (what the hand-written "seen" loops over scalars report);

@@ -1,0 +1,77 @@
+package validation
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"kdv.dev/value"
+)
+
+// qualifiedKeyDuplicates checks an x-kubernetes-unique-key naming a
+// property qualified by others ("nodePort+protocol"), as hand-written
+// validation keeps a set of (key, qualifiers) pairs seen and skips items
+// whose key is empty or zero (validateService's node ports: a node port
+// may repeat under another protocol, and 0 is "allocate one"): it reports
+// every item whose key and qualifiers are already in it at list[i].<key>
+// with the key's value, as a single key is reported. A missing, null or
+// zero qualifier compares as its zero value (the Go struct's). Items with
+// a compound value there are not compared.
+func qualifiedKeyDuplicates(w *lpath, n *node, x value.Value, key string, quals []string) field.ErrorList {
+	size := x.Len()
+	var seen map[string]bool
+	var errs field.ErrorList
+	var b strings.Builder
+	for i := 0; i < size; i++ {
+		item := x.Index(i)
+		if item.Kind() != value.KindMap {
+			continue
+		}
+		k, ok := item.Get(key)
+		if !ok || zeroScalar(k) {
+			continue
+		}
+		sk, ok := keyOf(k)
+		if !ok {
+			continue
+		}
+		b.Reset()
+		writeScalarKey(&b, sk)
+		for _, q := range quals {
+			v, present := item.Get(q)
+			if !present || zeroScalar(v) {
+				b.WriteString("\x00z")
+				continue
+			}
+			qk, scalar := keyOf(v)
+			if !scalar {
+				ok = false
+				break
+			}
+			writeScalarKey(&b, qk)
+		}
+		if !ok {
+			continue
+		}
+		t := b.String()
+		if seen == nil {
+			seen = make(map[string]bool, size)
+		}
+		if !seen[t] {
+			seen[t] = true
+			continue
+		}
+		e := field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())
+		if o, ok := n.xerr["uniqueKey"]; ok {
+			applyOverride(e, o)
+		}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// writeScalarKey writes a scalar's key, distinct for distinct scalars.
+func writeScalarKey(b *strings.Builder, sk scalarKey) {
+	fmt.Fprintf(b, "\x00%d:%v:%d:%g:%q", sk.kind, sk.b, sk.i, sk.f, sk.s)
+}
