@@ -427,11 +427,7 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value, key string) field.Err
 			seen[sk] = true
 			continue
 		}
-		e := field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())
-		if o, ok := n.xerr["uniqueKey"]; ok {
-			applyOverride(e, o)
-		}
-		errs = append(errs, e)
+		errs = append(errs, uniqueKeyError(n, field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())))
 	}
 	return errs
 }
@@ -487,11 +483,7 @@ func uniqueTupleDuplicates(w *lpath, n *node, x value.Value, keys []string) fiel
 				bad = n.itemGo.Print(m)
 			}
 		}
-		e := field.Duplicate(w.path().Index(i), bad)
-		if o, ok := n.xerr["uniqueKey"]; ok {
-			applyOverride(e, o)
-		}
-		errs = append(errs, e)
+		errs = append(errs, uniqueKeyError(n, field.Duplicate(w.path().Index(i), bad)))
 	}
 	return errs
 }

@@ -62,11 +62,7 @@ func qualifiedKeyDuplicates(w *lpath, n *node, x value.Value, key string, quals 
 			seen[t] = true
 			continue
 		}
-		e := field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())
-		if o, ok := n.xerr["uniqueKey"]; ok {
-			applyOverride(e, o)
-		}
-		errs = append(errs, e)
+		errs = append(errs, uniqueKeyError(n, field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())))
 	}
 	return errs
 }
@@ -74,4 +70,14 @@ func qualifiedKeyDuplicates(w *lpath, n *node, x value.Value, key string, quals 
 // writeScalarKey writes a scalar's key, distinct for distinct scalars.
 func writeScalarKey(b *strings.Builder, sk scalarKey) {
 	fmt.Fprintf(b, "\x00%d:%v:%d:%g:%q", sk.kind, sk.b, sk.i, sk.f, sk.s)
+}
+
+// uniqueKeyError is e, a repeat of a unique key, as the list's
+// x-kubernetes-validation-errors "uniqueKey" words it (e.g. Invalid "must
+// be unique"), or as it is when there is no override.
+func uniqueKeyError(n *node, e *field.Error) *field.Error {
+	if o, ok := n.xerr["uniqueKey"]; ok {
+		applyOverride(e, o)
+	}
+	return e
 }
