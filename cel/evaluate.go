@@ -374,13 +374,11 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			curPath = curPath.Child(compiled.normalizedFieldPath)
 		}
 		// An error on a value the update left unchanged is ratcheted into
-		// a warning, for built-in rules too. Which hand-written checks the
-		// apiserver repeats on an unchanged value differs per check (many
-		// update validations check only what changed, validation-gen's
-		// rules ratchet); not repeating any of them trades misses on
-		// stored objects for no false rejection (bench: "Stored objects").
+		// a warning, except at nodes that do not ratchet (built-in nodes
+		// without x-kubernetes-ratcheting: the hand-written update
+		// validation checks the whole new object again).
 		addErr := func(fe *field.Error) {
-			if e.ratcheting && !compiled.usesOldSelf && r.shouldRatchetError() {
+			if e.ratcheting && !n.fixed && !compiled.usesOldSelf && r.shouldRatchetError() {
 				e.warnings = append(e.warnings, fe.Error())
 			} else {
 				errs = append(errs, fe)

@@ -16,7 +16,7 @@ func rebuild(v *Validator, lazy bool) *Validator {
 	if v == nil || v.root == nil || v.builder == nil {
 		return v
 	}
-	b := &builder{env: v.builder.env, perCallLimit: v.builder.perCallLimit, lazy: lazy}
+	b := &builder{env: v.builder.env, perCallLimit: v.builder.perCallLimit, lazy: lazy, ratchets: v.builder.ratchets}
 	r := b.validator(v.schema.Structural, v.root.isResourceRoot, v.ratcheting)
 	r.toVal = v.toVal
 	return r

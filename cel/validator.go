@@ -76,6 +76,10 @@ type node struct {
 	// skipAlways: x-kubernetes-skip-validation, no rule at or below this
 	// node is evaluated.
 	skipAlways bool
+	// fixed: the errors of this node's rules are not ratcheted on update
+	// (x-kubernetes-ratcheting false here or inherited, the default of
+	// built-in schemas).
+	fixed bool
 	// ownGuard is set on nodes whose type is not reachable from the root's
 	// (properties whose names CEL cannot escape): the fast path checks
 	// their values on their own.
@@ -175,7 +179,7 @@ func newValidator(s *schema.Structural, isResourceRoot bool, opts Options, lazy 
 	if !hasXValidations(s) {
 		return &Validator{schema: &model.Structural{Structural: s}, ratcheting: ratcheting, builtIn: opts.BuiltIn}
 	}
-	b := &builder{env: envSetFor(opts), perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn}
+	b := &builder{env: envSetFor(opts), perCallLimit: opts.perCallLimit(), lazy: lazy, unmetered: opts.BuiltIn, ratchets: !opts.BuiltIn}
 	v := b.validator(s, isResourceRoot, ratcheting)
 	v.builtIn = opts.BuiltIn
 	return v
@@ -205,16 +209,23 @@ type builder struct {
 	compiles atomic.Int64
 	// shapes memoizes the fingerprints of the schema's subtrees.
 	shapes shapeMemo
+	// ratchets is x-kubernetes-ratcheting of the node being built,
+	// inherited from its parents (schema.Structural.Ratchets); built-in
+	// schemas start without.
+	ratchets bool
 }
 
 // build mirrors the apiserver's validator(): validationSchema carries the
 // rules (it differs from nodeSchema inside allOf branches), nodeSchema the
 // structure.
 func (b *builder) build(validationSchema, nodeSchema *schema.Structural, isResourceRoot bool, declType *apiservercel.DeclType) *node {
+	defer func(r bool) { b.ratchets = r }(b.ratchets)
+	b.ratchets = nodeSchema.Ratchets(b.ratchets)
 	n := &node{
 		schema:         nodeSchema,
 		rules:          validationSchema.XValidations,
 		isResourceRoot: isResourceRoot,
+		fixed:          !b.ratchets,
 	}
 	if len(n.rules) > 0 {
 		compilationSchema := *nodeSchema

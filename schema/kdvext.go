@@ -47,7 +47,33 @@ const (
 	// (ValidateStatefulSetUpdate skips the new pod template when the old
 	// spec has errors, "to tolerate the existing sts").
 	XSkipUpdateValidationIfOldInvalid = "x-kubernetes-skip-update-validation-if-old-invalid"
+	// XRatcheting (a boolean, on a property) says whether an update
+	// ratchets the errors of values it left unchanged at and below the
+	// property (they become warnings, KEP-4008), until a property below
+	// says otherwise. A custom resource's validation ratchets everywhere;
+	// a built-in kind's ratchets nowhere unless a property carries true
+	// (kdv.dev/validation Options.BuiltIn): the hand-written update
+	// validation (ValidateDeploymentUpdate, ValidateServiceUpdate, ...)
+	// checks the whole new object again, so a stored object that breaks a
+	// rule fails every update, except where the code checks a field only
+	// when it changed or loosens a check for an old object that already
+	// breaks it (ValidateEndpointsUpdate, the CSR update options), and
+	// where validation-gen's declarative validation, which ratchets
+	// unchanged values, replaced the hand-written check.
+	XRatcheting = "x-kubernetes-ratcheting"
 )
+
+// Ratchets reports whether errors of unchanged values at s ratchet on
+// update (XRatcheting): s's own setting, else inherited, the parent's.
+func (s *Structural) Ratchets(inherited bool) bool {
+	if s == nil {
+		return inherited
+	}
+	if b, ok := s.XOther[XRatcheting].(bool); ok {
+		return b
+	}
+	return inherited
+}
 
 // SkipsUpdateValidationIfOldInvalid returns the path of s's
 // XSkipUpdateValidationIfOldInvalid, "" when s has none.
@@ -88,8 +114,8 @@ func (s *Structural) SkipsUpdateValidation() bool {
 }
 
 // dropBuiltInExtensions removes XDefaultFrom, XDefaultExpression,
-// XSkipUpdateValidation, XSkipUpdateValidationIfOldInvalid, XSkipValidation
-// and XReportedAt, and the rules'
+// XSkipUpdateValidation, XSkipUpdateValidationIfOldInvalid, XSkipValidation,
+// XRatcheting and XReportedAt, and the rules'
 // x-kubernetes-diff, from a CRD's structural schema: apiextensions.k8s.io/v1 has no such
 // keys, so the apiserver refuses or prunes them from a CRD (the unknown
 // field checks report them), and kdv must not act on them there.
@@ -102,6 +128,7 @@ func dropBuiltInExtensions(s *Structural) {
 	delete(s.XOther, XSkipUpdateValidation)
 	delete(s.XOther, XSkipUpdateValidationIfOldInvalid)
 	delete(s.XOther, XSkipValidation)
+	delete(s.XOther, XRatcheting)
 	for i := range s.XValidations {
 		if s.XValidations[i].Diff != nil {
 			// a copy: the slice may be shared with the Props decoded

@@ -76,7 +76,11 @@ type node struct {
 	skipOnUpdate bool
 	// skipAlways: x-kubernetes-skip-validation, nothing at or below this
 	// node is validated.
-	skipAlways  bool
+	skipAlways bool
+	// fixed: errors of this node's keywords are not ratcheted on update
+	// (x-kubernetes-ratcheting false here or inherited, the default of
+	// built-in kinds; schema.XRatcheting).
+	fixed       bool
 	xerr        map[string]schema.ValidationError
 	metaBelow   bool // this node or a descendant is an embedded resource
 	listBelow   bool // this node or a descendant is a set or map list
@@ -94,6 +98,9 @@ type compiler struct {
 	depth              int
 	untypedIntOrString bool // see Options.UntypedIntOrString
 	builtIn            bool // see Options.BuiltIn
+	// ratchets is x-kubernetes-ratcheting of the node being compiled,
+	// inherited from its parents (schema.Structural.Ratchets).
+	ratchets bool
 }
 
 const maxSchemaDepth = 10000
@@ -107,7 +114,9 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	if c.depth > maxSchemaDepth {
 		return nil, fmt.Errorf("schema nested deeper than %d levels", maxSchemaDepth)
 	}
-	n := &node{}
+	defer func(r bool) { c.ratchets = r }(c.ratchets)
+	c.ratchets = s.Ratchets(c.ratchets)
+	n := &node{fixed: !c.ratchets}
 	types := typesOf(s.Type, s.XIntOrString && !c.untypedIntOrString)
 	if err := c.values(n, types, s.Nullable, s.ValueValidation); err != nil {
 		return nil, err
@@ -177,7 +186,7 @@ func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
 	if c.depth > maxSchemaDepth {
 		return nil, fmt.Errorf("schema nested deeper than %d levels", maxSchemaDepth)
 	}
-	n := &node{}
+	n := &node{fixed: !c.ratchets}
 	// Junctor clauses are not structural, but the apiserver validates
 	// whatever they hold, types included.
 	types := typesOf(v.ForbiddenGenerics.Type, v.ForbiddenExtensions.XIntOrString && !c.untypedIntOrString)

@@ -32,6 +32,9 @@ type lpath struct {
 	segs []seg
 	// update: nodes with skipOnUpdate are not visited.
 	update bool
+	// fixedOnly: only the lists of nodes that do not ratchet (node.fixed)
+	// are checked.
+	fixedOnly bool
 }
 
 func (w *lpath) push(k segKind, name string, idx int) {
@@ -104,7 +107,7 @@ func (w *lpath) value(n *node, x value.Value) field.ErrorList {
 func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 	var errs field.ErrorList
 	switch {
-	case n.notUnique:
+	case n.notUnique, w.fixedOnly && !n.fixed:
 		// merge metadata only (x-kubernetes-list-unique: false)
 	case n.listType == "set":
 		// A custom resource's set reports the second occurrence of a value
@@ -125,6 +128,9 @@ func (w *lpath) array(n *node, x value.Value) field.ErrorList {
 		errs = append(errs, listMapDuplicates(w, n, x)...)
 	}
 	for _, k := range n.uniqueKeys {
+		if w.fixedOnly && !n.fixed {
+			break
+		}
 		errs = append(errs, uniqueKeyDuplicates(w, n, x, k)...)
 	}
 	if n.items != nil && n.items.listBelow {

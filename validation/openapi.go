@@ -32,14 +32,34 @@ const maxValueDepth = 10000
 func (s *state) visit(n *node, data, old value.Value, corr bool) int {
 	start := len(s.errs)
 	mc := s.validate(n, data, old, corr)
-	if corr && len(s.errs) > start && s.ratchetEqual(n, old, data) {
-		s.warns = append(s.warns, s.errs[start:]...)
+	if corr && s.ratchetable(start) && s.ratchetEqual(n, old, data) {
+		// errors of nodes that do not ratchet (fixed) stay errors
+		kept := start
 		for i := start; i < len(s.errs); i++ {
+			if r := s.errs[i]; r.fixed {
+				s.errs[kept] = r
+				kept++
+			} else {
+				s.warns = append(s.warns, r)
+			}
+		}
+		for i := kept; i < len(s.errs); i++ {
 			s.errs[i] = rec{}
 		}
-		s.errs = s.errs[:start]
+		s.errs = s.errs[:kept]
 	}
 	return mc
+}
+
+// ratchetable reports whether an error from start on may ratchet (is not
+// fixed).
+func (s *state) ratchetable(start int) bool {
+	for i := start; i < len(s.errs); i++ {
+		if !s.errs[i].fixed {
+			return true
+		}
+	}
+	return false
 }
 
 // validate is SchemaValidator.Validate: it runs the type, junctor, string,

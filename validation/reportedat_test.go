@@ -11,7 +11,7 @@ import (
 // name shares the prefix keeps its own path.
 func TestReportedAt(t *testing.T) {
 	v := mustValidator(t, `{"type":"object","properties":{
-		"spec":{"type":"object","properties":{
+		"spec":{"type":"object","x-kubernetes-ratcheting":true,"properties":{
 			"taints":{"type":"array","x-kubernetes-reported-at":"metadata.taints","x-kubernetes-list-type":"set","maxItems":3,
 				"items":{"type":"object","properties":{"key":{"type":"string","maxLength":2,
 					"x-kubernetes-validations":[{"rule":"self != 'x'","message":"not x"}]}}}},
@@ -25,8 +25,8 @@ func TestReportedAt(t *testing.T) {
 		`metadata.taints[2].key: Invalid value: null: not x`,
 		`spec.taintsMore: Invalid value: 2: spec.taintsMore in body should be less than or equal to 1`,
 	})
-	// On update, an unchanged bad value is ratcheted into a warning, which
-	// names the reported path too.
+	// On update, an unchanged bad value where the schema ratchets is
+	// ratcheted into a warning, which names the reported path too.
 	old := mustJSON(t, `{"spec":{"taints":[{"key":"abc"}]}}`)
 	_, warns := v.ValidateWithWarnings(context.Background(), mustJSON(t, `{"spec":{"taints":[{"key":"abc"}]}}`), old)
 	assertSameSet(t, 1, warns, []string{`metadata.taints[0].key: Too long: may not be more than 2 bytes`})

@@ -30,6 +30,8 @@ type seg struct {
 type rec struct {
 	err *field.Error
 	key string
+	// fixed: not ratcheted on update (node.fixed)
+	fixed bool
 }
 
 // state is the scratch space of one validation call. It is pooled so that
@@ -76,7 +78,7 @@ func putState(s *state) {
 	}
 	s.errs, s.warns = s.errs[:0], s.warns[:0]
 	s.depth, s.probe, s.visits, s.update = 0, 0, 0, false
-	s.lp.update = false
+	s.lp.update, s.lp.fixedOnly = false, false
 	if cap(s.errs) > 1024 || cap(s.segs) > 1024 || cap(s.tmp) > 1024 {
 		return
 	}
@@ -149,7 +151,7 @@ func (s *state) fill(i int, n *node, keyword string, e *field.Error, msg string)
 			applyOverride(e, o)
 		}
 	}
-	s.errs[i] = rec{err: e, key: msg}
+	s.errs[i] = rec{err: e, key: msg, fixed: n != nil && n.fixed}
 }
 
 // keepLast moves the errors from start on down to dst, dropping those

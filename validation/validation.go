@@ -158,7 +158,7 @@ func New(s *schema.Structural, opts Options) (*Validator, error) {
 	if opts.Formats == nil {
 		opts.Formats = formats.ForVersion(opts.KubernetesMinor)
 	}
-	c := &compiler{formats: opts.Formats, untypedIntOrString: opts.UntypedIntOrString, builtIn: opts.BuiltIn}
+	c := &compiler{formats: opts.Formats, untypedIntOrString: opts.UntypedIntOrString, builtIn: opts.BuiltIn, ratchets: !opts.BuiltIn}
 	root, err := c.structural(s)
 	if err != nil {
 		return nil, err
@@ -226,9 +226,16 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	}
 	if v.root.listBelow {
 		// On update, only when the old object satisfies the list types
-		// (strategy.go: ratcheting of list-type validation).
-		if !update || len(v.lists(s, ov)) == 0 {
+		// (strategy.go: ratcheting of list-type validation); the lists of
+		// built-in nodes that do not ratchet (x-kubernetes-ratcheting)
+		// always, as the hand-written duplicate checks.
+		switch {
+		case !update || len(v.lists(s, ov)) == 0:
 			errs = append(errs, v.lists(s, nv)...)
+		case v.opts.BuiltIn:
+			s.lp.fixedOnly = true
+			errs = append(errs, v.lists(s, nv)...)
+			s.lp.fixedOnly = false
 		}
 	}
 	putState(s)

@@ -381,16 +381,20 @@ func (g *gen) apply(t *idl.Tag, s *tagSite) {
 		if g.builtInExtension(t, s, schema.XDefaultExpression, t.Value) {
 			pub()
 		}
-	case "defaultFrom", "skipUpdateValidation", "skipUpdateValidationIfOldInvalid", "skipValidation", "reportedAt":
+	case "defaultFrom", "skipUpdateValidation", "skipUpdateValidationIfOldInvalid", "skipValidation", "reportedAt", "ratcheting":
 		// kdv's extensions of built-in schemas (kdv.dev/schema kdvext.go):
 		// a default copied from a sibling (XDefaultFrom), not validated
 		// on update (XSkipUpdateValidation), not on an update whose old
 		// object does not validate at a path
 		// (XSkipUpdateValidationIfOldInvalid), never (XSkipValidation),
-		// errors reported at another path (XReportedAt)
+		// errors reported at another path (XReportedAt), errors of
+		// unchanged values ratcheted on update (XRatcheting)
 		var v any = t.Value
-		if t.Name == "skipUpdateValidation" || t.Name == "skipValidation" {
+		switch t.Name {
+		case "skipUpdateValidation", "skipValidation":
 			v = true
+		case "ratcheting":
+			v = t.Value != "false"
 		}
 		if g.builtInExtension(t, s, builtInExtensions[t.Name], v) {
 			pub()
@@ -784,6 +788,7 @@ var builtInExtensions = map[string]string{
 	"skipUpdateValidationIfOldInvalid": schema.XSkipUpdateValidationIfOldInvalid,
 	"skipValidation":                   schema.XSkipValidation,
 	"reportedAt":                       schema.XReportedAt,
+	"ratcheting":                       schema.XRatcheting,
 }
 
 // builtInExtension sets extension key to v on the tag's target, unless
