@@ -245,35 +245,39 @@ func TestBuiltInRepeatsReportedOnce(t *testing.T) {
 	}
 }
 
-// Built-in kinds ratchet unchanged values on update, as CRDs do: which
-// hand-written checks the apiserver repeats on an unchanged value differs
-// per check (bench: "Stored objects"). The reference refuses this
+// Built-in kinds check an unchanged object again on update, as the
+// hand-written update validation does: the reference refuses this
 // unchanged Deployment, whose selector does not match its template labels
-// (bench/cmd/builtin-verdict -old, Kubernetes 1.37: a miss kdv accepts),
-// but accepts an unchanged Endpoints with port 65536 or an unchanged
-// Service with a bad clusterIP, which kdv would refuse if it repeated
-// them. kdv reports the error as a warning, and refuses the same change
-// when it is new.
-func TestBuiltInUnchangedValuesRatchet(t *testing.T) {
-	dep := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: b}}\n    spec:\n      containers: [{name: c, image: nginx}]\n")
-	before := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec:\n      containers: [{name: c, image: nginx}]\n")
-	msg := "spec.template.metadata.labels: Invalid value: {\"app\":\"b\"}: `selector` does not match template `labels`"
-	run := func(old []byte) (errs, warns []string) {
+// (bench/cmd/builtin-verdict -old, Kubernetes 1.37), and so does kdv. It
+// accepts an unchanged Endpoints with port 65536, whose subsets
+// ValidateEndpoints does not check again when they are unchanged
+// (x-kubernetes-ratcheting), reporting the error as a warning, and
+// refuses the same port when it is new.
+func TestBuiltInUnchangedValues(t *testing.T) {
+	run := func(doc, old []byte) (errs, warns []string) {
 		reg := NewRegistry(Options{})
 		if err := UseBuiltin(reg, 0); err != nil {
 			t.Fatal(err)
 		}
-		res := Run(context.Background(), manifest.Parse("new.yaml", dep, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", old, manifest.Options{})})
+		res := Run(context.Background(), manifest.Parse("new.yaml", doc, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", old, manifest.Options{})})
 		for _, e := range res.Documents[0].Errors {
 			errs = append(errs, e.Error())
 		}
 		return errs, res.Documents[0].Warnings
 	}
-	errs, warns := run(dep)
-	if len(errs) != 0 || !slices.ContainsFunc(warns, func(w string) bool { return strings.Contains(w, "`selector` does not match template `labels`") }) {
-		t.Errorf("unchanged: errors %q, warnings %q; want no error and the ratcheted one as a warning", errs, warns)
+	dep := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: b}}\n    spec:\n      containers: [{name: c, image: nginx}]\n")
+	msg := "spec.template.metadata.labels: Invalid value: {\"app\":\"b\"}: `selector` does not match template `labels`"
+	if errs, _ := run(dep, dep); strings.Join(errs, "\n") != msg {
+		t.Errorf("unchanged Deployment: errors %q, want %q", errs, msg)
 	}
-	if errs, _ := run(before); strings.Join(errs, "\n") != msg {
-		t.Errorf("changed: errors %q, want %q", errs, msg)
+	ep := []byte("apiVersion: v1\nkind: Endpoints\nmetadata: {name: e, namespace: default}\nsubsets:\n- addresses: [{ip: 10.0.0.1}]\n  ports: [{port: 65536}]\n")
+	good := []byte("apiVersion: v1\nkind: Endpoints\nmetadata: {name: e, namespace: default}\nsubsets:\n- addresses: [{ip: 10.0.0.1}]\n  ports: [{port: 80}]\n")
+	portMsg := "subsets[0].ports[0].port: Invalid value: 65536: must be between 1 and 65535, inclusive"
+	errs, warns := run(ep, ep)
+	if len(errs) != 0 || !slices.ContainsFunc(warns, func(w string) bool { return strings.Contains(w, portMsg) }) {
+		t.Errorf("unchanged Endpoints: errors %q, warnings %q; want no error and the port's as a warning", errs, warns)
+	}
+	if errs, _ := run(ep, good); strings.Join(errs, "\n") != portMsg {
+		t.Errorf("changed Endpoints: errors %q, want %q", errs, portMsg)
 	}
 }
