@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	profile -crds DIR [-j N] [-count N] -cpuprofile FILE PATH...
+//	profile -crds DIR [-j N] [-count N] [-cpuprofile FILE] [-memprofile FILE] PATH...
 //
 // It exits 1 if any document is not valid, like the CLI.
 package main
@@ -43,6 +43,7 @@ func main() {
 	jobs := flag.Int("j", runtime.NumCPU(), "documents validated in parallel, as kdv validate -j")
 	count := flag.Int("count", 1, "times to run the whole pipeline (more samples)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
+	memprofile := flag.String("memprofile", "", "write a heap profile (in use and allocated) to this file, taken after the last run's validation, before the report")
 	flag.Parse()
 	if dir := os.Getenv("KDV_CACHE_DIR"); dir != "" && dir != "off" {
 		// as cmd/kdv's compile cache (set KDV_CACHE_DIR to use one)
@@ -66,7 +67,7 @@ func main() {
 	}
 	code := 0
 	for i := 0; i < *count; i++ {
-		code = run(crds, flag.Args(), *jobs)
+		code = run(crds, flag.Args(), *jobs, *memprofile)
 	}
 	pprof.StopCPUProfile()
 	os.Exit(code)
@@ -74,7 +75,7 @@ func main() {
 
 // run is cmd/kdv's runValidate without flags and output: the same calls in
 // the same order, timed.
-func run(crds, paths []string, jobs int) int {
+func run(crds, paths []string, jobs int, memprofile string) int {
 	t0 := time.Now()
 	reg := resource.NewRegistry(resource.Options{})
 	if err := resource.UseBuiltin(reg, 0); err != nil {
@@ -94,6 +95,10 @@ func run(crds, paths []string, jobs int) int {
 		Check: resource.CheckOptions{StrictUnknownFields: true},
 	})
 	t3 := time.Now()
+	if memprofile != "" {
+		writeHeapProfile(memprofile)
+		t3 = time.Now()
+	}
 	if err := report.Write(io.Discard, "text", res, report.Options{}); err != nil {
 		fail(err)
 	}
@@ -103,6 +108,20 @@ func run(crds, paths []string, jobs int) int {
 		t3.Sub(t2).Round(time.Millisecond), t4.Sub(t3).Round(time.Millisecond),
 		t4.Sub(t0).Round(time.Millisecond), res.Summary())
 	return res.ExitCode()
+}
+
+// writeHeapProfile writes the heap profile while the documents and results
+// are still live (runtime.GC first, so in-use figures are current).
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fail(err)
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		fail(err)
+	}
 }
 
 func fail(err error) {
