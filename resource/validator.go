@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -176,7 +177,11 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		NameGeneratedOnCreate: s.BuiltIn && builtin.NameGeneratedOnCreate(s.GVK.GroupKind()),
 		Formats:               fmts,
 	}
-	v, err := validation.New(s.Structural, vopts)
+	checked := s.Structural
+	if s.BuiltIn && s.StatusSubresource && !s.StatusOnCreate {
+		checked = ratchetingStatus(s.Structural)
+	}
+	v, err := validation.New(checked, vopts)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
 	}
@@ -186,7 +191,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	}
 	var skip *oldInvalidSkip
 	if s.BuiltIn {
-		if skip, err = newOldInvalidSkip(s.Structural, vopts); err != nil {
+		if skip, err = newOldInvalidSkip(checked, vopts); err != nil {
 			return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
 		}
 	}
@@ -428,4 +433,28 @@ func deepCopyValue(x any) any {
 		return l
 	}
 	return x
+}
+
+// ratchetingStatus returns s with status ratcheting on update
+// (x-kubernetes-ratcheting): a built-in kind with a status subresource has
+// its status reset on create and copied from the stored object on update
+// (the strategies' PrepareForUpdate), and its update validation
+// (ValidateDeploymentUpdate, ValidateServiceCIDRUpdate, ...) does not check
+// that status again: the status strategy checked it when it was written.
+// Node, whose create keeps the status, is the exception: ValidateNodeUpdate
+// checks the stored status too. s itself is not changed.
+func ratchetingStatus(s *kdvschema.Structural) *kdvschema.Structural {
+	st, ok := s.Properties["status"]
+	if !ok {
+		return s
+	}
+	out := *s
+	out.Properties = maps.Clone(s.Properties)
+	st.XOther = maps.Clone(st.XOther)
+	if st.XOther == nil {
+		st.XOther = map[string]any{}
+	}
+	st.XOther[kdvschema.XRatcheting] = true
+	out.Properties["status"] = st
+	return &out
 }
