@@ -254,30 +254,19 @@ func TestBuiltInRepeatsReportedOnce(t *testing.T) {
 // (x-kubernetes-ratcheting), reporting the error as a warning, and
 // refuses the same port when it is new.
 func TestBuiltInUnchangedValues(t *testing.T) {
-	run := func(doc, old []byte) (errs, warns []string) {
-		reg := NewRegistry(Options{})
-		if err := UseBuiltin(reg, 0); err != nil {
-			t.Fatal(err)
-		}
-		res := Run(context.Background(), manifest.Parse("new.yaml", doc, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", old, manifest.Options{})})
-		for _, e := range res.Documents[0].Errors {
-			errs = append(errs, e.Error())
-		}
-		return errs, res.Documents[0].Warnings
-	}
 	dep := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: b}}\n    spec:\n      containers: [{name: c, image: nginx}]\n")
 	msg := "spec.template.metadata.labels: Invalid value: {\"app\":\"b\"}: `selector` does not match template `labels`"
-	if errs, _ := run(dep, dep); strings.Join(errs, "\n") != msg {
+	if errs, _ := runBuiltinUpdate(t, dep, dep); strings.Join(errs, "\n") != msg {
 		t.Errorf("unchanged Deployment: errors %q, want %q", errs, msg)
 	}
 	ep := []byte("apiVersion: v1\nkind: Endpoints\nmetadata: {name: e, namespace: default}\nsubsets:\n- addresses: [{ip: 10.0.0.1}]\n  ports: [{port: 65536}]\n")
 	good := []byte("apiVersion: v1\nkind: Endpoints\nmetadata: {name: e, namespace: default}\nsubsets:\n- addresses: [{ip: 10.0.0.1}]\n  ports: [{port: 80}]\n")
 	portMsg := "subsets[0].ports[0].port: Invalid value: 65536: must be between 1 and 65535, inclusive"
-	errs, warns := run(ep, ep)
+	errs, warns := runBuiltinUpdate(t, ep, ep)
 	if len(errs) != 0 || !slices.ContainsFunc(warns, func(w string) bool { return strings.Contains(w, portMsg) }) {
 		t.Errorf("unchanged Endpoints: errors %q, warnings %q; want no error and the port's as a warning", errs, warns)
 	}
-	if errs, _ := run(ep, good); strings.Join(errs, "\n") != portMsg {
+	if errs, _ := runBuiltinUpdate(t, ep, good); strings.Join(errs, "\n") != portMsg {
 		t.Errorf("changed Endpoints: errors %q, want %q", errs, portMsg)
 	}
 }
@@ -290,21 +279,26 @@ func TestBuiltInUnchangedValues(t *testing.T) {
 // warning. (A Node, whose create keeps the status, is checked as a create
 // would be: TestStatusOnCreate.)
 func TestStoredStatusOnUpdate(t *testing.T) {
-	run := func(doc []byte) (errs, warns []string) {
-		reg := NewRegistry(Options{})
-		if err := UseBuiltin(reg, 0); err != nil {
-			t.Fatal(err)
-		}
-		res := Run(context.Background(), manifest.Parse("new.yaml", doc, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", doc, manifest.Options{})})
-		for _, e := range res.Documents[0].Errors {
-			errs = append(errs, e.Error())
-		}
-		return errs, res.Documents[0].Warnings
-	}
 	cidr := []byte("apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: kubernetes}\nspec: {cidrs: [10.0.0.0/16]}\nstatus:\n  conditions: [{type: Ready, status: \"True\", reason: \"\", message: \"\", lastTransitionTime: \"2026-11-29T08:53:39Z\"}]\n")
-	errs, warns := run(cidr)
+	errs, warns := runBuiltinUpdate(t, cidr, cidr)
 	if len(errs) != 0 || !slices.ContainsFunc(warns, func(w string) bool { return strings.Contains(w, "status.conditions[0].reason") }) {
 		t.Errorf("ServiceCIDR: errors %q, warnings %q; want no error and the reason's as a warning", errs, warns)
 	}
 
+}
+
+// runBuiltinUpdate validates the first document of doc as an update of old
+// against the newest embedded release, and returns its errors and
+// warnings.
+func runBuiltinUpdate(t *testing.T, doc, old []byte) (errs, warns []string) {
+	t.Helper()
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	res := Run(context.Background(), manifest.Parse("new.yaml", doc, manifest.Options{}), reg, RunOptions{Jobs: 1, Old: manifest.Parse("old.yaml", old, manifest.Options{})})
+	for _, e := range res.Documents[0].Errors {
+		errs = append(errs, e.Error())
+	}
+	return errs, res.Documents[0].Warnings
 }
