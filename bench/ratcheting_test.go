@@ -1,0 +1,83 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+
+	"kdv.dev/builtin"
+)
+
+// Built-in kinds check an unchanged object again on update, except where
+// the hand-written update validation leaves a field alone or loosens a
+// check for an old object that already breaks it (x-kubernetes-ratcheting,
+// transition rules). Verdicts against k8s.io/kubernetes's strategies on
+// the same updates: objects the apiserver itself tolerates must stay
+// updatable (a false rejection there blocks every later update of a stored
+// object, a label change included), and what it checks again must be
+// reported.
+func TestBuiltinUpdateRatchetingMatchesApiserver(t *testing.T) {
+	const (
+		pvc = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, namespace: default}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+  dataSourceRef: {apiGroup: GROUP, kind: VolumeSnapshot, name: s}
+`
+		pod = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default, labels: {a: LABEL}}
+spec:
+  serviceAccountName: default
+  containers: [{name: c, image: nginx}]
+  volumes:
+  - name: t
+    projected:
+      sources: [{serviceAccountToken: {path: PATH}}]
+`
+		endpoints = `apiVersion: v1
+kind: Endpoints
+metadata: {name: e, namespace: default}
+subsets:
+- addresses: [{ip: 10.0.0.1}]
+  ports: [{port: PORT}]
+`
+		deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d, namespace: default, labels: {a: LABEL}}
+spec:
+  selector: {matchLabels: {app: a}}
+  template:
+    metadata: {labels: {app: TEMPLATE}}
+    spec:
+      containers: [{name: c, image: nginx}]
+`
+	)
+	with := func(doc string, kv ...string) string { return strings.NewReplacer(kv...).Replace(doc) }
+	for _, tc := range []struct {
+		name, doc, old string
+		rejected       bool
+	}{
+		// AllowInvalidAPIGroupInDataSourceOrRef
+		{"claim: invalid data source group, unchanged", with(pvc, "GROUP", "Snapshot.Storage.K8s.io"), with(pvc, "GROUP", "Snapshot.Storage.K8s.io"), false},
+		{"claim: invalid data source group, new", with(pvc, "GROUP", "Snapshot.Storage.K8s.io"), "", true},
+		// AllowNonLocalProjectedTokenPath
+		{"pod: non-local token path, label changed", with(pod, "PATH", "../token", "LABEL", "two"), with(pod, "PATH", "../token", "LABEL", "one"), false},
+		{"pod: non-local token path, new", with(pod, "PATH", "../token", "LABEL", "one"), "", true},
+		// ValidateEndpoints: unchanged subsets' errors dropped
+		{"endpoints: port 65536, unchanged", with(endpoints, "PORT", "65536"), with(endpoints, "PORT", "65536"), false},
+		{"endpoints: port 65536, changed from 80", with(endpoints, "PORT", "65536"), with(endpoints, "PORT", "80"), true},
+		// ValidateDeploymentUpdate checks the whole spec again
+		{"deployment: selector not matching, label changed", with(deployment, "TEMPLATE", "b", "LABEL", "two"), with(deployment, "TEMPLATE", "b", "LABEL", "one"), true},
+		{"deployment: valid, label changed", with(deployment, "TEMPLATE", "a", "LABEL", "two"), with(deployment, "TEMPLATE", "a", "LABEL", "one"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, want := referenceErrors(t, tc.doc, tc.old)
+			got, warnings := kdvGatedErrors(t, tc.doc, tc.old, builtin.FeatureGates{})
+			if ref.Rejected() != tc.rejected || (len(got) > 0) != tc.rejected {
+				t.Errorf("want rejected %v\nreference: %q\nkdv:       %q (warnings %q)", tc.rejected, want, got, warnings)
+			}
+		})
+	}
+}
