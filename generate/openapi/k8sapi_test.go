@@ -357,3 +357,39 @@ Container.ports +uniqueKey=name
 		t.Errorf("ports: x-kubernetes-unique-key %q, want name", got)
 	}
 }
+
+// TestK8sAPIDeclarativeRatcheting: a validation-gen value validation of
+// k8s.io/api that is not wrapped in +k8s:alpha or +k8s:beta ratchets on
+// update (validation-gen skips unchanged values), so its property carries
+// x-kubernetes-ratcheting; one wrapped in +k8s:beta (the hand-written check
+// still decides: a ReplicationController's name format) and a field
+// without validation-gen tags (the hand-written checks repeat on every
+// update) do not.
+func TestK8sAPIDeclarativeRatcheting(t *testing.T) {
+	res := k8sAPI(t)
+	prop := func(def, name string) schema.Props {
+		t.Helper()
+		d := res.Definition(def)
+		if d == nil {
+			t.Fatalf("no %s", def)
+		}
+		p, ok := d.Properties[name]
+		if !ok {
+			t.Fatalf("no %s.%s", def, name)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		def, name string
+		want      bool
+	}{
+		{"io.k8s.api.core.v1.PodSpec", "evictionResponders", true},
+		{"io.k8s.api.core.v1.ReplicationController", "metadata", false},
+		{"io.k8s.api.apps.v1.DeploymentSpec", "replicas", false},
+	} {
+		got, _ := prop(tc.def, tc.name).Extra[schema.XRatcheting].(bool)
+		if got != tc.want {
+			t.Errorf("%s.%s: %s %v, want %v", tc.def, tc.name, schema.XRatcheting, got, tc.want)
+		}
+	}
+}

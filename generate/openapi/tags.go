@@ -137,6 +137,13 @@ func (s *tagSite) want(t *idl.Tag, types ...string) bool {
 func (g *gen) apply(t *idl.Tag, s *tagSite) {
 	g.report.Seen[posKey(t.Pos)]++
 	pub := func() { g.report.published(t.Name) }
+	if t.Syntax == idl.SyntaxK8s && t.Source == "" && g.wrapped == "" && declarativeValueTags[t.Name] && !g.opts.StandardOnly && !g.opts.CRD {
+		// validation-gen's checks, when not wrapped in +k8s:alpha or
+		// +k8s:beta (the hand-written check then still decides), ratchet
+		// unchanged values on update, unlike the hand-written ones
+		// (schema.XRatcheting)
+		defer declarativeRatcheting(s)
+	}
 	switch t.Name {
 	// ---- presence (handled by required()) and no-schema tags
 	case "optional", "required":
@@ -778,6 +785,31 @@ func splitTopLevel(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// declarativeValueTags are the value validations of validation-gen (+k8s:
+// tags of k8s.io/api, not of the rule overlay), whose checks ratchet on
+// update: k8s.io/apimachinery pkg/api/validate skips an unchanged value
+// (operation.Update with equal old and new values).
+var declarativeValueTags = map[string]bool{
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true,
+	"pattern": true, "format": true, "enum": true,
+}
+
+// declarativeRatcheting marks the site of a validation-gen value
+// validation as ratcheting, unless the overlay said otherwise.
+func declarativeRatcheting(s *tagSite) {
+	if s.target == nil {
+		return
+	}
+	if _, set := s.target.Extra[schema.XRatcheting]; set {
+		return
+	}
+	if s.target.Extra == nil {
+		s.target.Extra = map[string]any{}
+	}
+	s.target.Extra[schema.XRatcheting] = true
 }
 
 // builtInExtensions are the x-kubernetes-* keys of kdv's built-in-only
