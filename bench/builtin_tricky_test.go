@@ -133,6 +133,10 @@ var trickyCases = []trickyCase{
 	{"Deployment template restartPolicy: Never", trickyDeployment + "      restartPolicy: Never\n", true},
 	{"Deployment selector does not match template", strings.Replace(trickyDeployment, "      app: a\n  template", "      app: b\n  template", 1), true},
 	{"Pod name with uppercase", strings.Replace(trickyPod, "name: p", "name: P", 1), true},
+	// names.SimpleNameGenerator cuts generateName to 58 bytes before
+	// adding 5 random characters; Pods check generateName as a prefix too.
+	{"Pod generateName of 300 bytes", strings.Replace(trickyPod, "name: p", "generateName: "+strings.Repeat("a", 300), 1), true},
+	{"Pod generateName of 250 bytes", strings.Replace(trickyPod, "name: p", "generateName: "+strings.Repeat("a", 250), 1), false},
 	{"duplicate container names", podWith("  - name: c\n    image: nginx\n", ""), true},
 	{"duplicate Service port names", strings.Replace(trickyService, "  - port: 80\n", "  - port: 80\n    name: a\n  - port: 81\n    name: a\n", 1), true},
 	// ValidateStatefulSetSpec replaces template volumes named like a claim

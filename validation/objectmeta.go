@@ -15,6 +15,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/storage/names"
 
 	"kdv.dev/value"
 )
@@ -26,6 +27,17 @@ const declarativeBeta = true
 // generatedSuffix stands in for the five random characters the apiserver
 // appends to generateName before validating (names.SimpleNameGenerator).
 const generatedSuffix = "bcdfg"
+
+// generatedName is the name the apiserver gives an object created with
+// generateName base: base cut to names.MaxGeneratedNameLength bytes (58),
+// then five random characters (names.SimpleNameGenerator.GenerateName), so
+// a long base never makes the name too long.
+func generatedName(base string) string {
+	if len(base) > names.MaxGeneratedNameLength {
+		base = base[:names.MaxGeneratedNameLength]
+	}
+	return base + generatedSuffix
+}
 
 // generatedUUID stands in for the UUID a registry names an unnamed object
 // with (Options.NameGeneratedOnCreate).
@@ -86,7 +98,7 @@ func (v *Validator) rootMetaSlow(ctx context.Context, obj, old value.Value, upda
 		return nil, errs
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !update {
-		meta.Name = meta.GenerateName + generatedSuffix
+		meta.Name = generatedName(meta.GenerateName)
 	}
 	if meta.Name == "" && !update && v.opts.NameGeneratedOnCreate {
 		// the registry's PrepareForCreate sets a random UUID
