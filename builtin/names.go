@@ -99,7 +99,31 @@ func NameValidationFor(gk k8sschema.GroupKind, minor int) func(name string, pref
 	if gk == (k8sschema.GroupKind{Kind: "Service"}) && (minor == 0 || minor >= 36) {
 		return metavalidation.NameIsDNSLabel
 	}
+	if longNameKinds[gk] && (minor == 0 || minor >= 37) {
+		return declarativeLongName
+	}
 	return nameRules[gk]
+}
+
+// longNameKinds are the kinds whose name check validation-gen decides from
+// 1.37 (+k8s:beta(since: "1.37")=+k8s:format=k8s-long-name): the
+// hand-written ValidateReplicationController and ValidateDeviceClass call
+// ValidateObjectMetaWithOpts with validate.LongName, marked
+// MarkCoveredByDeclarative.
+var longNameKinds = map[k8sschema.GroupKind]bool{
+	{Kind: "ReplicationController"}:                 true,
+	{Group: "resource.k8s.io", Kind: "DeviceClass"}: true,
+}
+
+// declarativeLongName is validate.LongName as a name rule: the name's
+// messages are content.IsDNS1123Subdomain's ("must be no more than 253
+// bytes"), and generateName is not checked on its own
+// (ValidateObjectMetaAccessorWithOpts checks only the generated name).
+func declarativeLongName(name string, prefix bool) []string {
+	if prefix {
+		return nil
+	}
+	return content.IsDNS1123Subdomain(name)
 }
 
 // nameRules holds the kinds whose rule is not NameIsDNSSubdomain. Sources

@@ -132,3 +132,24 @@ func TestNameRulesKindsExist(t *testing.T) {
 		}
 	}
 }
+
+// TestNameValidationForLongNameKinds: from 1.37 validation-gen decides a
+// ReplicationController's and a DeviceClass's name (validate.LongName,
+// "bytes" in its message; generateName not checked on its own, only the
+// name generated from it); 1.34 still checks them as DNS subdomains.
+// Messages as k8s.io/kubernetes prints them (bench's builtin-verdict).
+func TestNameValidationForLongNameKinds(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	for _, gk := range []k8sschema.GroupKind{{Kind: "ReplicationController"}, {Group: "resource.k8s.io", Kind: "DeviceClass"}} {
+		f := NameValidationFor(gk, 37)
+		if got := f(long, false); len(got) != 1 || got[0] != "must be no more than 253 bytes" {
+			t.Errorf("%s 1.37 name: %q", gk, got)
+		}
+		if got := f(long, true); got != nil {
+			t.Errorf("%s 1.37 generateName: %q, want none", gk, got)
+		}
+		if got := NameValidationFor(gk, 34)(long, false); len(got) != 1 || got[0] != "must be no more than 253 characters" {
+			t.Errorf("%s 1.34 name: %q", gk, got)
+		}
+	}
+}
