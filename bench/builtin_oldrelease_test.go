@@ -268,6 +268,7 @@ func checkOldRelease(t *testing.T, minor int, cases []bcase) string {
 	t.Logf("miss classes:\n%s", classTable(judged, miss, refSide, 40))
 	t.Logf("stored objects, per kind:\n%s", agreementTable("kind", storedByKind, storedTotal))
 	t.Logf("stored objects, false rejection classes:\n%s", classTable(stored, fr, kdvSide, 60))
+	t.Logf("stored objects, miss classes:\n%s", classTable(stored, miss, refSide, 20))
 	_, invalidTotal := tabulate(fromInvalid, func(r *bresult) string { return r.Case.Kind })
 	t.Logf("updates of an old object 1.%d rejects on create: %d, false rejections among them (not failed):\n%s", minor, invalidTotal.Cases, classTable(fromInvalid, fr, kdvSide, 20))
 	const maxListed = 40

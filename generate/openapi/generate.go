@@ -47,6 +47,12 @@ type Options struct {
 	// (k8s.io/apimachinery pkg/api/validate ValSliceUnique). Package
 	// builtin uses it.
 	ListUniqueFromTags bool
+	// DeclarativeRatcheting publishes x-kubernetes-ratcheting: true on the
+	// properties of validation-gen value validations (+k8s: tags of the
+	// types, not of a rule overlay) that no +k8s:alpha or +k8s:beta wraps:
+	// where validation-gen decides, it skips unchanged values on update,
+	// unlike the hand-written checks. Package builtin sets it for 1.37 on.
+	DeclarativeRatcheting bool
 }
 
 // Kind is one API kind found in a package: a struct with an inline

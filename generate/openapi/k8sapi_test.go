@@ -36,7 +36,7 @@ func k8sAPI(t *testing.T) *Result {
 			k8sErr = err
 			return
 		}
-		k8sRes, k8sErr = Generate(u, Options{})
+		k8sRes, k8sErr = Generate(u, Options{DeclarativeRatcheting: true})
 	})
 	if k8sErr != nil {
 		t.Fatal(k8sErr)

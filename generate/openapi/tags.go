@@ -137,7 +137,7 @@ func (s *tagSite) want(t *idl.Tag, types ...string) bool {
 func (g *gen) apply(t *idl.Tag, s *tagSite) {
 	g.report.Seen[posKey(t.Pos)]++
 	pub := func() { g.report.published(t.Name) }
-	if t.Syntax == idl.SyntaxK8s && t.Source == "" && g.wrapped == "" && declarativeValueTags[t.Name] && !g.opts.StandardOnly && !g.opts.CRD {
+	if g.opts.DeclarativeRatcheting && t.Syntax == idl.SyntaxK8s && t.Source == "" && g.wrapped == "" && declarativeValueTags[t.Name] && !g.opts.StandardOnly && !g.opts.CRD {
 		// validation-gen's checks, when not wrapped in +k8s:alpha or
 		// +k8s:beta (the hand-written check then still decides), ratchet
 		// unchanged values on update, unlike the hand-written ones

@@ -165,7 +165,9 @@ func Generate(dir string, minor int) (*datafile.Data, error) {
 		// dependencies kdv does not know: said, not fatal.
 		fmt.Fprintf(os.Stderr, "gendata 1.%d: %v\n", minor, w)
 	}
-	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true, StripZero: true, ListUniqueFromTags: true})
+	// validation-gen decides (and ratchets) from 1.37 (DeclarativeValidationBeta
+	// on); before, the hand-written code it mirrors decides and repeats.
+	res, err := openapi.Generate(u, openapi.Options{NoStringZeroDefaults: true, StripZero: true, ListUniqueFromTags: true, DeclarativeRatcheting: minor >= 37})
 	if err != nil {
 		return nil, err
 	}
