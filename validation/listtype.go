@@ -414,15 +414,7 @@ func uniqueKeyDuplicates(w *lpath, n *node, x value.Value, key string) field.Err
 	var seen map[scalarKey]bool
 	var errs field.ErrorList
 	for i := 0; i < size; i++ {
-		item := x.Index(i)
-		if item.Kind() != value.KindMap {
-			continue
-		}
-		k, ok := item.Get(key)
-		if !ok || zeroScalar(k) {
-			continue
-		}
-		sk, ok := keyOf(k)
+		_, k, sk, ok := itemKey(x, i, key)
 		if !ok {
 			continue
 		}

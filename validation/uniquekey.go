@@ -24,15 +24,7 @@ func qualifiedKeyDuplicates(w *lpath, n *node, x value.Value, key string, quals 
 	var errs field.ErrorList
 	var b strings.Builder
 	for i := 0; i < size; i++ {
-		item := x.Index(i)
-		if item.Kind() != value.KindMap {
-			continue
-		}
-		k, ok := item.Get(key)
-		if !ok || zeroScalar(k) {
-			continue
-		}
-		sk, ok := keyOf(k)
+		item, k, sk, ok := itemKey(x, i, key)
 		if !ok {
 			continue
 		}
@@ -65,6 +57,23 @@ func qualifiedKeyDuplicates(w *lpath, n *node, x value.Value, key string, quals 
 		errs = append(errs, uniqueKeyError(n, field.Duplicate(w.path().Index(i).Child(key), k.Unstructured())))
 	}
 	return errs
+}
+
+// itemKey returns item i of list x, its value at property key and that
+// value's scalar key; false when the item is not an object, or the value
+// is missing, zero (unique-key checks skip them, as the hand-written sets
+// skip empty names) or not a scalar.
+func itemKey(x value.Value, i int, key string) (item, k value.Value, sk scalarKey, ok bool) {
+	item = x.Index(i)
+	if item.Kind() != value.KindMap {
+		return item, k, sk, false
+	}
+	k, ok = item.Get(key)
+	if !ok || zeroScalar(k) {
+		return item, k, sk, false
+	}
+	sk, ok = keyOf(k)
+	return item, k, sk, ok
 }
 
 // writeScalarKey writes a scalar's key, distinct for distinct scalars.
