@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
+	"kdv.dev/internal/gcpolicy"
 	"kdv.dev/report"
 )
 
@@ -36,17 +36,9 @@ func (e *exitError) Error() string {
 }
 
 func main() {
-	// kdv's live heap is small (documents are dropped once validated)
-	// while decoding and CEL allocate much: trading memory for fewer
-	// collections cuts CPU by about a sixth on large inputs (10,000
-	// HTTPRoutes and Gateways: 0.66 s to 0.56 s user+sys, 78 MB to 141 MB
-	// peak). GOGC still wins when set. (Turning collection off for the
-	// first second cut the user CPU of start-up by a tenth but not its
-	// wall time, and with a low heap bound it collected without end on
-	// large inputs: not kept.)
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	// GOGC 400 and a soft memory limit that follows the live heap,
+	// unless the environment sets them (kdv.dev/internal/gcpolicy).
+	gcpolicy.Apply()
 	useCompileCache()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -1,0 +1,97 @@
+// Package gcpolicy sets the garbage collector's policy of kdv's processes,
+// which are short batch runs: a small live heap (the schemas, compiled
+// rules and the documents in flight) and much short-lived garbage
+// (decoding, pruning, defaulting and CEL).
+//
+// Two settings, each left alone when its environment variable is set:
+//
+//   - GOGC 400 (the heap may grow to five times the live heap before a
+//     collection): fewer collections, about a sixth less CPU on large
+//     inputs than Go's default of 100 (10,000 HTTPRoutes and Gateways:
+//     0.66 s to 0.56 s user+sys on an idle machine);
+//   - a soft memory limit (runtime/debug.SetMemoryLimit) of 128 MiB, or
+//     twice the live heap when that is more. Without it, GOGC 400 lets a
+//     large input's garbage grow into fresh memory, and a fresh page is a
+//     page fault, which on virtual machines that hand unused memory back
+//     to the host costs more than the collections GOGC 400 saves (10,000
+//     built-in documents on a 2-CPU Firecracker VM: 0.95 s at GOGC 400,
+//     0.80 s with the limit, 0.86 s at GOGC 100; peak RSS 235 MB, 167 MB,
+//     158 MB).
+//
+// The limit follows the live heap (after each collection it is raised to
+// twice the live heap the collection found), so a large live heap never
+// makes the collector run back to back, as a fixed limit near the live
+// heap does (a 64 MiB limit doubled the time of the run above).
+package gcpolicy
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// Percent is the GOGC kdv uses when GOGC is not set.
+const Percent = 400
+
+// minLimit is the soft memory limit, in bytes, until the live heap is more
+// than half of it (a variable for tests).
+var minLimit int64 = 128 << 20
+
+// liveFactor: the limit is at least this many times the live heap.
+const liveFactor = 2
+
+// Apply sets GOGC to Percent unless GOGC is set, and the soft memory limit
+// unless GOMEMLIMIT is set. Call it once, first thing in main.
+func Apply() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(Percent)
+	}
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(minLimit)
+	watching.Store(true)
+	watch()
+}
+
+// watching: the limit follows the live heap (tests turn it off).
+var watching atomic.Bool
+
+// sentinel is an object whose only use is to be collected: its cleanup
+// runs after each collection that finds it unreachable. It holds a pointer
+// so that it is not batched with other tiny objects, whose collection
+// waits for all of them.
+type sentinel struct {
+	_ *byte
+	_ [16]byte
+}
+
+// watch arranges for the limit to be adjusted after the next collection,
+// and again after each one after it.
+func watch() {
+	runtime.AddCleanup(new(sentinel), func(struct{}) {
+		if watching.Load() {
+			adjust()
+			watch()
+		}
+	}, struct{}{})
+}
+
+// adjust raises the limit to liveFactor times the live heap the last
+// collection found, when that is above minLimit.
+func adjust() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	debug.SetMemoryLimit(Limit(int64(s[0].Value.Uint64())))
+}
+
+// Limit is the soft memory limit, in bytes, for a live heap of live bytes:
+// 128 MiB, or twice the live heap when that is more.
+func Limit(live int64) int64 {
+	return max(minLimit, liveFactor*live)
+}

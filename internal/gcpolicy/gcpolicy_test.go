@@ -1,0 +1,72 @@
+package gcpolicy
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+func TestLimit(t *testing.T) {
+	for _, c := range []struct{ live, want int64 }{
+		{0, 128 << 20},
+		{40 << 20, 128 << 20},
+		{64 << 20, 128 << 20},
+		{100 << 20, 200 << 20},
+	} {
+		if got := Limit(c.live); got != c.want {
+			t.Errorf("Limit(%d) = %d, want %d", c.live, got, c.want)
+		}
+	}
+}
+
+// TestApply: the settings are made unless the environment sets them, and
+// the limit follows a live heap that outgrows it.
+func TestApply(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer func(m int64) { minLimit = m }(minLimit)
+	defer watching.Store(false)
+	minLimit = 1 << 20
+
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	Apply()
+	if got := debug.SetGCPercent(Percent); got != Percent {
+		t.Errorf("GOGC = %d after Apply, want %d", got, Percent)
+	}
+	if got := debug.SetMemoryLimit(-1); got < minLimit {
+		t.Errorf("memory limit = %d after Apply, want at least %d", got, minLimit)
+	}
+
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 1<<20)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for debug.SetMemoryLimit(-1) < 2*64<<20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory limit %d did not follow a live heap of 64 MiB (want at least 128 MiB)", debug.SetMemoryLimit(-1))
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(live)
+}
+
+func TestApplyLeavesEnvironment(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOGC", "50")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	Apply()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC = %d, want it left alone (the runtime read the environment at start)", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit = %d, want it left alone", got)
+	}
+}
