@@ -238,8 +238,18 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		}
 		if e.builtIn && compiled.vacuity != nil {
 			empty := func(empty map[string]any) bool {
-				a, _ := n.activations(empty, nil, e.toVal)
 				c := compiled.resolved()
+				if c.prover != nil {
+					// the prover decides most rules without planning a
+					// CEL program (which costs more than the rule's
+					// evaluations in a short run)
+					env := newProveEnv(empty)
+					env.limited, env.steps = true, builtInProveSteps
+					if v, ok := c.prover(env); ok && v == true {
+						return true
+					}
+				}
+				a, _ := n.activations(empty, nil, e.toVal)
 				if c.fast == nil {
 					return false
 				}

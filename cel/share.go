@@ -3,7 +3,6 @@ package cel
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"hash"
 	"maps"
 	"reflect"
 	"slices"
@@ -57,18 +56,24 @@ func sharedCompile(env *environment.EnvSet, limit uint64, root bool, fp [sha256.
 // for the subtree in its parent's), so that fingerprinting every node of
 // a schema costs its size, not its size times its depth.
 func fingerprint(s *schema.Structural, decl *apiservercel.DeclType, memo *shapeMemo) [sha256.Size]byte {
-	h := sha256.New()
-	memo.writeShape(h, s)
+	bp := shapeBufs.Get().(*[]byte)
+	buf := memo.appendShape((*bp)[:0], s)
 	if decl != nil {
 		for _, k := range slices.Sorted(maps.Keys(decl.Fields)) {
-			h.Write([]byte(k))
-			h.Write([]byte{0})
+			buf = append(buf, k...)
+			buf = append(buf, 0)
 		}
 	}
-	var out [sha256.Size]byte
-	h.Sum(out[:0])
+	out := sha256.Sum256(buf)
+	*bp = buf
+	shapeBufs.Put(bp)
 	return out
 }
+
+// shapeBufs recycles the buffers shapes are written to before hashing:
+// one per schema node, allocated afresh, was a good part of building a
+// built-in kind's validator.
+var shapeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // shapeMemo keeps subtree hashes of one schema, by where the subtree is:
 // its address (items, additionalProperties) or its properties map and key
@@ -131,19 +136,17 @@ func (m *shapeMemo) property(props map[string]schema.Structural, key string) [sh
 }
 
 func (m *shapeMemo) hashShape(s *schema.Structural) [sha256.Size]byte {
-	h := sha256.New()
-	m.writeShape(h, s)
-	var out [sha256.Size]byte
-	h.Sum(out[:0])
+	bp := shapeBufs.Get().(*[]byte)
+	buf := m.appendShape((*bp)[:0], s)
+	out := sha256.Sum256(buf)
+	*bp = buf
+	shapeBufs.Put(bp)
 	return out
 }
 
-func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
-	// the shape is written to a buffer and hashed once: a hash.Write per
-	// field (and a string-to-bytes copy for each) was most of the time
-	// of building a built-in kind's validator
-	buf := make([]byte, 0, 512)
-	defer func() { h.Write(buf) }()
+// appendShape appends what s's shape hash covers to buf: its own
+// settings, and the hashes of its subtrees (memoized).
+func (m *shapeMemo) appendShape(buf []byte, s *schema.Structural) []byte {
 	str := func(v string) {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(v)))
 		buf = append(buf, v...)
@@ -163,7 +166,7 @@ func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 	}
 	if s == nil {
 		str("<nil>")
-		return
+		return buf
 	}
 	str(s.Type)
 	flag(s.Nullable)
@@ -229,4 +232,5 @@ func (m *shapeMemo) writeShape(h hash.Hash, s *schema.Structural) {
 		v := m.property(s.Properties, k)
 		buf = append(buf, v[:]...)
 	}
+	return buf
 }
