@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -58,6 +59,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, fldPath *field.Pat
 		ctx = context.Background()
 	}
 	e := v.newEvaluation(ctx, false)
+	defer e.release()
 	e.update = oldObj != nil && !isNilValue(oldObj)
 	errs, remainingBudget = e.validate(v.root, fldPath, obj, oldObj, v.ratchet(obj, oldObj), costBudget)
 	e.emitWarnings()
@@ -95,6 +97,7 @@ func (v *Validator) ValidateObject(ctx context.Context, fldPath *field.Path, obj
 // it was abandoned (nothing was emitted to ctx then).
 func (v *Validator) validateFast(ctx context.Context, fldPath *field.Path, obj, oldObj any, costBudget int64) (errs field.ErrorList, warnings []string, ok bool) {
 	e := v.newEvaluation(ctx, true)
+	defer e.release()
 	if v.guard != nil && !v.builtIn && !e.fits(v.guard.get(), obj, oldObj) {
 		return nil, nil, false
 	}
@@ -123,7 +126,11 @@ func (v *Validator) ValidateAfter(ctx context.Context, obj, oldObj any, prior fi
 	return errs
 }
 
-func (v *Validator) newEvaluation(ctx context.Context, fast bool) evaluation {
+// newEvaluation returns an evaluation from evaluations; release returns
+// it. An evaluation is about a kilobyte (the prover's environment), once
+// per validated object: a tenth of what validating 10,000 small objects
+// allocates.
+func (v *Validator) newEvaluation(ctx context.Context, fast bool) *evaluation {
 	conv := v.toVal
 	if conv == nil {
 		conv = values.ToVal
@@ -131,7 +138,22 @@ func (v *Validator) newEvaluation(ctx context.Context, fast bool) evaluation {
 			conv = values.ToValBuiltIn
 		}
 	}
-	return evaluation{ctx: ctx, ratcheting: v.ratcheting, fast: fast, toVal: conv, builtIn: v.builtIn}
+	e := evaluations.Get().(*evaluation)
+	e.ctx, e.ratcheting, e.fast, e.toVal, e.builtIn = ctx, v.ratcheting, fast, conv, v.builtIn
+	return e
+}
+
+var evaluations = sync.Pool{New: func() any { return new(evaluation) }}
+
+// release resets e, keeping only the prover's memo of format results
+// (which depend only on the format and the string), and returns it to
+// evaluations. e's warnings belong to the caller.
+func (e *evaluation) release() {
+	e.penv.resetScratch(true)
+	memo, next, scratch := e.penv.memo, e.penv.memoNext, e.penv.scratch
+	*e = evaluation{}
+	e.penv.memo, e.penv.memoNext, e.penv.scratch = memo, next, scratch
+	evaluations.Put(e)
 }
 
 func (v *Validator) ratchet(obj, oldObj any) ratchet {
@@ -283,6 +305,7 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 		if e.builtIn && compiled.prover != nil {
 			e.penv.self = obj
 			e.penv.vars = e.penv.buf[:0]
+			e.penv.resetScratch(false)
 			e.penv.old, e.penv.oldSet = nil, false
 			if compiled.usesOldSelf {
 				switch {

@@ -56,6 +56,41 @@ type proveEnv struct {
 	// expression match. Results depend only on the format and the string.
 	memo     [16]formatResult
 	memoNext int
+	// scratch backs the lists a rule's evaluation builds (list literals
+	// of non-constant elements, concatenations, splits), which no longer
+	// matter once the rule has its result; the caller empties it between
+	// rules (see list).
+	scratch []any
+}
+
+// list returns a list of n values for the prover to fill, carved from
+// env.scratch (its capacity is n, so that appending to it copies).
+func (env *proveEnv) list(n int) []any {
+	l := len(env.scratch)
+	if l+n > cap(env.scratch) {
+		// a new block: the lists carved before keep the old one
+		env.scratch, l = make([]any, 0, max(2*cap(env.scratch), n, 64)), 0
+	}
+	env.scratch = env.scratch[:l+n]
+	return env.scratch[l : l+n : l+n]
+}
+
+// maxScratch is the largest scratch an environment keeps between objects
+// (values; 64 KiB).
+const maxScratch = 4096
+
+// resetScratch empties env.scratch for the next rule; between objects
+// (drop), it also lets go of the values, so that a pooled environment
+// does not keep an object alive.
+func (env *proveEnv) resetScratch(drop bool) {
+	if drop {
+		if cap(env.scratch) > maxScratch {
+			env.scratch = nil
+			return
+		}
+		clear(env.scratch[:cap(env.scratch)])
+	}
+	env.scratch = env.scratch[:0]
 }
 
 // formatResult is a memoized <format>.validate(s).
@@ -218,10 +253,11 @@ func (c *proveCompiler) expr(e celast.Expr) prover {
 		if lit, ok := literalList(l.Elements()); ok {
 			// a list of literals ('a' in ['a', 'b']) is built once: the
 			// prover's values are never modified
-			return func(*proveEnv) (any, bool) { return lit, true }
+			var v any = lit // boxed once: a slice in an interface is allocated
+			return func(*proveEnv) (any, bool) { return v, true }
 		}
 		return func(env *proveEnv) (any, bool) {
-			out := make([]any, len(elems))
+			out := env.list(len(elems))
 			for i, p := range elems {
 				v, ok := p(env)
 				if !ok {
@@ -452,8 +488,9 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				if !ok {
 					return nil, false
 				}
-				out := make([]any, 0, len(x)+len(y))
-				return append(append(out, x...), y...), true
+				out := env.list(len(x) + len(y))
+				copy(out[copy(out, x):], y)
+				return out, true
 			}
 			return nil, false
 		}
@@ -742,7 +779,7 @@ func (c *proveCompiler) call(e celast.Expr) prover {
 				return nil, false
 			}
 			parts := strings.Split(s, sep)
-			out := make([]any, len(parts))
+			out := env.list(len(parts))
 			for i, p := range parts {
 				out[i] = p
 			}

@@ -22,6 +22,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxDepth bounds nesting; deeper documents go to the full decoder, which has its own bound.
@@ -441,7 +442,10 @@ func (p *parser) block(n int, h []byte) string {
 		}
 		return ""
 	}
-	buf := make([]byte, 0, 128)
+	// The scalar is at most as long as its lines (and its leading breaks and
+	// final line break): sized once, the buffer neither grows nor is copied
+	// into the string.
+	buf := make([]byte, 0, breaks+blockEnd(src, pos, ind)-pos+1)
 	for range breaks {
 		buf = append(buf, '\n')
 	}
@@ -508,7 +512,31 @@ func (p *parser) block(n int, h []byte) string {
 	}
 	p.next = pos
 	p.advance()
-	return string(buf)
+	if len(buf) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
+}
+
+// blockEnd returns where the lines of a block scalar indented by ind that
+// starts at pos end: at the first line indented less that is not empty
+// (only spaces), or at the end of src.
+func blockEnd(src []byte, pos, ind int) int {
+	for pos < len(src) {
+		sp := 0
+		for pos+sp < len(src) && src[pos+sp] == ' ' && sp < ind {
+			sp++
+		}
+		if sp < ind && pos+sp < len(src) && src[pos+sp] != '\n' {
+			return pos
+		}
+		j := bytes.IndexByte(src[pos:], '\n')
+		if j < 0 {
+			return len(src)
+		}
+		pos += j + 1
+	}
+	return pos
 }
 
 // clean reports whether raw holds only characters whose reading is certain: printable
