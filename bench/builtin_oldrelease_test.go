@@ -290,11 +290,25 @@ func checkOldRelease(t *testing.T, minor int, cases []bcase) string {
 	if unknown > 0 {
 		t.Errorf("1.%d: %d false rejections (%d listed), %d known; classes above", minor, unknown, min(listed, maxListed), total.FalseRejections-unknown)
 	}
+	// Stored objects: the listed ones (a gated-off field the old
+	// manifest sets, as above) are known; the others are held to
+	// TestBuiltinDifferential's rate.
+	storedFR := 0
+	for _, r := range stored {
+		if !r.falseRejection() {
+			continue
+		}
+		if _, ok := known[r.Case.Name]; ok {
+			delete(known, r.Case.Name)
+			continue
+		}
+		storedFR++
+	}
 	for name := range known {
 		t.Errorf("1.%d: %s is listed in %s but is no false rejection: remove the line", minor, name, knownOldFalseRejectionsFile)
 	}
-	if float64(storedTotal.FalseRejections) > maxStoredFalseRejectionRate*float64(storedTotal.Cases) {
-		t.Errorf("1.%d stored objects: %d false rejections of %d cases, more than the %.1f%% TestBuiltinDifferential allows; classes above", minor, storedTotal.FalseRejections, storedTotal.Cases, 100*maxStoredFalseRejectionRate)
+	if float64(storedFR) > maxStoredFalseRejectionRate*float64(storedTotal.Cases) {
+		t.Errorf("1.%d stored objects: %d false rejections not listed in %s of %d cases, more than the %g%% TestBuiltinDifferential allows; classes above", minor, storedFR, knownOldFalseRejectionsFile, storedTotal.Cases, 100*maxStoredFalseRejectionRate)
 	}
 	// The corpus documents as creates: misses are logged here, not held
 	// to zero as for 1.37.

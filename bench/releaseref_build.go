@@ -26,6 +26,7 @@ var ReleaseRefVersions = map[int]string{
 	33: "v1.33.13",
 	34: "v1.34.4",
 	35: "v1.35.4",
+	36: "v1.36.3",
 }
 
 // releaseRefDir holds the reference's sources, relative to bench.
