@@ -99,17 +99,24 @@ func NameValidationFor(gk k8sschema.GroupKind, minor int) func(name string, pref
 	if gk == (k8sschema.GroupKind{Kind: "Service"}) && (minor == 0 || minor >= 36) {
 		return metavalidation.NameIsDNSLabel
 	}
-	if longNameKinds[gk] && (minor == 0 || minor >= 37) {
+	if longNameKinds[gk] {
+		if minor != 0 && minor < 35 {
+			// ValidateObjectMeta with NameIsDNSSubdomain, which checks
+			// generateName on its own too
+			return metavalidation.NameIsDNSSubdomain
+		}
 		return declarativeLongName
 	}
 	return nameRules[gk]
 }
 
-// longNameKinds are the kinds whose name check validation-gen decides from
-// 1.37 (+k8s:beta(since: "1.37")=+k8s:format=k8s-long-name): the
-// hand-written ValidateReplicationController and ValidateDeviceClass call
-// ValidateObjectMetaWithOpts with validate.LongName, marked
-// MarkCoveredByDeclarative.
+// longNameKinds are the kinds whose name check is validate.LongName from
+// 1.35: the hand-written ValidateReplicationController and
+// ValidateDeviceClass call ValidateObjectMetaWithOpts with validate.LongName,
+// marked MarkCoveredByDeclarative (validation-gen decides from 1.37,
+// +k8s:beta(since: "1.37")=+k8s:format=k8s-long-name, with the same
+// check). 1.34 and before call ValidateObjectMeta with
+// NameIsDNSSubdomain.
 var longNameKinds = map[k8sschema.GroupKind]bool{
 	{Kind: "ReplicationController"}:                 true,
 	{Group: "resource.k8s.io", Kind: "DeviceClass"}: true,

@@ -151,5 +151,17 @@ func TestNameValidationForLongNameKinds(t *testing.T) {
 		if got := NameValidationFor(gk, 34)(long, false); len(got) != 1 || got[0] != "must be no more than 253 characters" {
 			t.Errorf("%s 1.34 name: %q", gk, got)
 		}
+		// 1.34's ValidateObjectMeta checks generateName with the name rule
+		// (k8s.io/kubernetes v1.34.4 rejects generateName "Bad_Prefix-"
+		// beside a valid name; v1.35.4 accepts it)
+		if got := NameValidationFor(gk, 34)("Bad_Prefix-", true); len(got) != 1 {
+			t.Errorf("%s 1.34 generateName Bad_Prefix-: %q, want one message", gk, got)
+		}
+		if got := NameValidationFor(gk, 35)("Bad_Prefix-", true); got != nil {
+			t.Errorf("%s 1.35 generateName: %q, want none", gk, got)
+		}
+		if got := NameValidationFor(gk, 35)(long, false); len(got) != 1 || got[0] != "must be no more than 253 bytes" {
+			t.Errorf("%s 1.35 name: %q", gk, got)
+		}
 	}
 }
