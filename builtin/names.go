@@ -315,6 +315,37 @@ func MetaValidatedOnUpdate(gk k8sschema.GroupKind) bool {
 	return metaOnUpdate[gk]
 }
 
+// MetaValidatedOnUpdateFor is MetaValidatedOnUpdate at Kubernetes
+// 1.<minor> (0: the newest kdv knows): before their strategies stopped
+// calling the create validation on update, more kinds check their
+// ObjectMeta again (metaOnUpdateUntil).
+func MetaValidatedOnUpdateFor(gk k8sschema.GroupKind, minor int) bool {
+	if metaOnUpdate[gk] {
+		return true
+	}
+	until, ok := metaOnUpdateUntil[gk]
+	return ok && minor != 0 && minor <= until
+}
+
+// metaOnUpdateUntil holds the kinds whose update validation ran the
+// create-time validation of the new object (with its ObjectMeta) until
+// the release given, from the k8s.io/kubernetes sources of 1.30 to 1.36
+// and bench's old-release references (an update with generateName
+// "Bad_Prefix-"): ValidateServiceUpdate returned ValidateService(service)
+// until 1.33; the DaemonSet and ReplicaSet strategies' ValidateUpdate
+// called ValidateDaemonSet and ValidateReplicaSet until 1.33, the
+// ReplicationController and DeviceClass ones ValidateReplicationController
+// and ValidateDeviceClass until 1.34, the NetworkPolicy one
+// ValidateNetworkPolicy until 1.35.
+var metaOnUpdateUntil = map[k8sschema.GroupKind]int{
+	{Kind: "Service"}:                                   33,
+	{Group: "apps", Kind: "DaemonSet"}:                  33,
+	{Group: "apps", Kind: "ReplicaSet"}:                 33,
+	{Kind: "ReplicationController"}:                     34,
+	{Group: "resource.k8s.io", Kind: "DeviceClass"}:     34,
+	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}: 35,
+}
+
 var metaOnUpdate = map[k8sschema.GroupKind]bool{
 	{Kind: "Pod"}: true, {Kind: "ConfigMap"}: true, {Kind: "Secret"}: true,
 	{Kind: "ServiceAccount"}: true, {Kind: "Namespace"}: true,

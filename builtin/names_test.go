@@ -165,3 +165,31 @@ func TestNameValidationForLongNameKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaValidatedOnUpdateFor: kinds whose strategies re-ran the create
+// validation on update in older releases (k8s.io/kubernetes v1.33.13
+// ValidateServiceUpdate ends with ValidateService, v1.34.4 does not;
+// v1.35.4's NetworkPolicy strategy calls ValidateNetworkPolicy, v1.36.3's
+// does not).
+func TestMetaValidatedOnUpdateFor(t *testing.T) {
+	for _, c := range []struct {
+		gk    k8sschema.GroupKind
+		minor int
+		want  bool
+	}{
+		{k8sschema.GroupKind{Kind: "Service"}, 33, true},
+		{k8sschema.GroupKind{Kind: "Service"}, 34, false},
+		{k8sschema.GroupKind{Kind: "Service"}, 0, false},
+		{k8sschema.GroupKind{Kind: "ReplicationController"}, 34, true},
+		{k8sschema.GroupKind{Kind: "ReplicationController"}, 35, false},
+		{k8sschema.GroupKind{Group: "networking.k8s.io", Kind: "NetworkPolicy"}, 35, true},
+		{k8sschema.GroupKind{Group: "networking.k8s.io", Kind: "NetworkPolicy"}, 36, false},
+		{k8sschema.GroupKind{Kind: "ConfigMap"}, 30, true},
+		{k8sschema.GroupKind{Kind: "ConfigMap"}, 0, true},
+		{k8sschema.GroupKind{Group: "apps", Kind: "Deployment"}, 30, false},
+	} {
+		if got := MetaValidatedOnUpdateFor(c.gk, c.minor); got != c.want {
+			t.Errorf("MetaValidatedOnUpdateFor(%s, %d) = %v, want %v", c.gk, c.minor, got, c.want)
+		}
+	}
+}

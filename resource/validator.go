@@ -173,7 +173,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		BuiltIn:               s.BuiltIn,
 		Scale:                 s.Scale,
 		NameValidation:        nameRule,
-		MetaOnUpdate:          s.BuiltIn && builtin.MetaValidatedOnUpdate(s.GVK.GroupKind()),
+		MetaOnUpdate:          s.BuiltIn && builtin.MetaValidatedOnUpdateFor(s.GVK.GroupKind(), opts.KubernetesMinor),
 		NameGeneratedOnCreate: s.BuiltIn && builtin.NameGeneratedOnCreate(s.GVK.GroupKind()),
 		Formats:               fmts,
 	}
