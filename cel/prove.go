@@ -187,35 +187,15 @@ func (c *proveCompiler) typed(id int64, p prover) prover {
 	// error; one closure per type, as this wraps every field read
 	switch t.Kind() {
 	case types.BoolKind:
-		return func(env *proveEnv) (any, bool) {
-			v, ok := p(env)
-			_, typed := v.(bool)
-			return v, ok && typed
-		}
+		return typedAs[bool](p)
 	case types.IntKind:
-		return func(env *proveEnv) (any, bool) {
-			v, ok := p(env)
-			_, typed := v.(int64)
-			return v, ok && typed
-		}
+		return typedAs[int64](p)
 	case types.StringKind:
-		return func(env *proveEnv) (any, bool) {
-			v, ok := p(env)
-			_, typed := v.(string)
-			return v, ok && typed
-		}
+		return typedAs[string](p)
 	case types.ListKind:
-		return func(env *proveEnv) (any, bool) {
-			v, ok := p(env)
-			_, typed := v.([]any)
-			return v, ok && typed
-		}
+		return typedAs[[]any](p)
 	case types.MapKind, types.StructKind:
-		return func(env *proveEnv) (any, bool) {
-			v, ok := p(env)
-			_, typed := v.(map[string]any)
-			return v, ok && typed
-		}
+		return typedAs[map[string]any](p)
 	}
 	return p
 }
@@ -322,57 +302,39 @@ func (c *proveCompiler) selectTyped(id int64, operand prover, name string) prove
 	}
 	switch t.Kind() {
 	case types.BoolKind:
-		return func(env *proveEnv) (any, bool) {
-			m, ok := operandMap(operand, env)
-			if !ok {
-				return nil, false
-			}
-			v := m[name]
-			_, typed := v.(bool)
-			return v, typed
-		}
+		return selectAs[bool](operand, name)
 	case types.IntKind:
-		return func(env *proveEnv) (any, bool) {
-			m, ok := operandMap(operand, env)
-			if !ok {
-				return nil, false
-			}
-			v := m[name]
-			_, typed := v.(int64)
-			return v, typed
-		}
+		return selectAs[int64](operand, name)
 	case types.StringKind:
-		return func(env *proveEnv) (any, bool) {
-			m, ok := operandMap(operand, env)
-			if !ok {
-				return nil, false
-			}
-			v := m[name]
-			_, typed := v.(string)
-			return v, typed
-		}
+		return selectAs[string](operand, name)
 	case types.ListKind:
-		return func(env *proveEnv) (any, bool) {
-			m, ok := operandMap(operand, env)
-			if !ok {
-				return nil, false
-			}
-			v := m[name]
-			_, typed := v.([]any)
-			return v, typed
-		}
+		return selectAs[[]any](operand, name)
 	case types.MapKind, types.StructKind:
-		return func(env *proveEnv) (any, bool) {
-			m, ok := operandMap(operand, env)
-			if !ok {
-				return nil, false
-			}
-			v := m[name]
-			_, typed := v.(map[string]any)
-			return v, typed
-		}
+		return selectAs[map[string]any](operand, name)
 	}
 	return c.typed(id, read)
+}
+
+// selectAs reads field name of operand's object, known when it holds a T.
+func selectAs[T any](operand prover, name string) prover {
+	return func(env *proveEnv) (any, bool) {
+		m, ok := operandMap(operand, env)
+		if !ok {
+			return nil, false
+		}
+		v := m[name]
+		_, typed := v.(T)
+		return v, typed
+	}
+}
+
+// typedAs is p, known when its value is a T.
+func typedAs[T any](p prover) prover {
+	return func(env *proveEnv) (any, bool) {
+		v, ok := p(env)
+		_, typed := v.(T)
+		return v, ok && typed
+	}
 }
 
 func operandMap(p prover, env *proveEnv) (map[string]any, bool) {
