@@ -334,10 +334,19 @@ func MetaValidatedOnUpdateFor(gk k8sschema.GroupKind, minor int) bool {
 // "Bad_Prefix-"): ValidateServiceUpdate returned ValidateService(service)
 // until 1.33; the DaemonSet and ReplicaSet strategies' ValidateUpdate
 // called ValidateDaemonSet and ValidateReplicaSet until 1.33, the
-// ReplicationController and DeviceClass ones ValidateReplicationController
-// and ValidateDeviceClass until 1.34, the NetworkPolicy one
-// ValidateNetworkPolicy until 1.35.
+// ReplicationController, DeviceClass, ResourceClaim, VolumeAttachment and
+// RBAC ones ValidateReplicationController, ValidateDeviceClass,
+// ValidateResourceClaim, ValidateVolumeAttachment and ValidateRole (and
+// the other three) until 1.34, the NetworkPolicy one ValidateNetworkPolicy
+// until 1.35, the Job one ValidateJob until 1.36.
 var metaOnUpdateUntil = map[k8sschema.GroupKind]int{
+	{Group: "batch", Kind: "Job"}:                                    36,
+	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:                34,
+	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}:              34,
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:               34,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:        34,
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:        34,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: 34,
 	{Kind: "Service"}:                                   33,
 	{Group: "apps", Kind: "DaemonSet"}:                  33,
 	{Group: "apps", Kind: "ReplicaSet"}:                 33,
