@@ -15,7 +15,7 @@ import (
 )
 
 // oldReleases are the Kubernetes minors TestBuiltinOldReleases checks:
-// KDV_OLD_RELEASES, a comma-separated list ("30", "30,34"), "none" for
+// KDV_OLD_RELEASES, a comma-separated list ("30", "30,36"), "none" for
 // none; 30 by default.
 func oldReleases(t *testing.T) []int {
 	s := os.Getenv("KDV_OLD_RELEASES")
