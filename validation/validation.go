@@ -266,7 +266,9 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 		reportAt(errs, v.reported)
 	}
 	if v.opts.BuiltIn && len(errs) > 1 {
-		errs = withoutRepeats(errs)
+		// before 1.37 strategies did not filter the list: repeats stay
+		m := v.opts.KubernetesMinor
+		errs = withoutRepeats(errs, m == 0 || m >= 37)
 	}
 	return errs, warnings
 }
@@ -287,7 +289,12 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 // value: k8s.io/api wraps some such tags in +k8s:alpha (StatefulSet's
 // immutable fields in 1.37), which does not make them authoritative, so
 // under default gates the apiserver reports the hand-written error only.
-func withoutRepeats(errs field.ErrorList) field.ErrorList {
+//
+// Before 1.37 the strategies did not end with that filter (releases 1.35
+// and 1.36 list the labels error twice on update, k8s.io/kubernetes
+// v1.36.3 and v1.35.4): withoutRepeats then drops only the valueless Invalid
+// errors (dedupe false) and keeps the repeats.
+func withoutRepeats(errs field.ErrorList, dedupe bool) field.ErrorList {
 	valued := map[string]bool{}
 	for _, e := range errs {
 		if e.Type == field.ErrorTypeInvalid && e.BadValue != nil {
@@ -300,7 +307,7 @@ func withoutRepeats(errs field.ErrorList) field.ErrorList {
 		if e.Type == field.ErrorTypeInvalid && e.BadValue == nil && valued[e.Field+"\x00"+e.Detail] {
 			continue
 		}
-		if m := e.Error(); !seen[m] {
+		if m := e.Error(); !dedupe || !seen[m] {
 			seen[m] = true
 			out = append(out, e)
 		}
