@@ -20,6 +20,7 @@ import (
 
 	"kdv.dev/cel/internal/model"
 	"kdv.dev/schema"
+	"kdv.dev/value"
 )
 
 // Validator holds the compiled x-kubernetes-validations programs of a
@@ -334,9 +335,15 @@ func hasXValidations(s *schema.Structural) bool {
 // ancestor.
 type ratchet struct {
 	current, nearestParent *common.CorrelatedObject
+	// unchanged: a built-in list above is deep-equal to the old one, so
+	// everything below ratchets, correlated or not (validateArray)
+	unchanged bool
 }
 
 func (r ratchet) shouldRatchetError() bool {
+	if r.unchanged {
+		return true
+	}
 	if r.current != nil {
 		return r.current.CachedDeepEqual()
 	}
@@ -344,7 +351,7 @@ func (r ratchet) shouldRatchetError() bool {
 }
 
 func (r ratchet) key(f string) ratchet {
-	if r.current == nil {
+	if r.current == nil || r.unchanged {
 		return r
 	} else if r.nearestParent == nil && (f == "apiVersion" || f == "kind") {
 		// apiVersion and kind changes cannot be ratcheted: both objects are
@@ -355,7 +362,7 @@ func (r ratchet) key(f string) ratchet {
 }
 
 func (r ratchet) index(i int) ratchet {
-	if r.current == nil {
+	if r.current == nil || r.unchanged {
 		return r
 	}
 	return ratchet{current: r.current.Index(i), nearestParent: r.current}
@@ -466,6 +473,14 @@ func (e *evaluation) validateArray(n *node, fldPath *field.Path, obj, oldObj []a
 	// only map lists correlate items with old items; for other lists
 	// MakeMapList returns a list whose Get always returns nil
 	oldItems := common.MakeMapList(n.adaptor, oldObj)
+	if e.builtIn && e.ratcheting && !n.fixed && oldObj != nil && !r.unchanged && value.Equal(value.Of(obj), value.Of(oldObj)) {
+		// A built-in list ratchets as a whole when the update leaves it
+		// deep-equal (the hand-written update checks compare with
+		// equality.Semantic.DeepEqual; validation-gen skips an unchanged
+		// field), even where its items have no list-map keys to correlate
+		// them by (validation.node.plainEqual).
+		r = ratchet{unchanged: true}
+	}
 	for i := range obj {
 		var ierrs field.ErrorList
 		ierrs, remaining = e.validate(n.items, fldPath.Index(i), obj[i], oldItems.Get(obj[i]), r.index(i), remaining)

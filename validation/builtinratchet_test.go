@@ -50,3 +50,44 @@ func TestBuiltInRatcheting(t *testing.T) {
 	crdObj := mustJSON(t, `{"fixed":9,"tags":["b","b"]}`)
 	assertSameSet(t, 3, errStrings(t, crd, crdObj, crdObj), nil)
 }
+
+// TestBuiltInRatchetingKeylessItems: a built-in list that ratchets
+// (admission match conditions, ignoreValidatingAdmissionPolicyMatchConditions
+// in k8s.io/kubernetes pkg/apis/admissionregistration/validation) is
+// unchanged when it is deep-equal to the old list, even where an item lacks
+// its list-map key and so correlates with no old item: its keyword and
+// rule errors become warnings. A custom resource correlates map-list
+// items by key only (CorrelatedObject.CachedDeepEqual), so there the
+// keyless item's errors stay errors.
+func TestBuiltInRatchetingKeylessItems(t *testing.T) {
+	const s = `{"type":"object","properties":{
+		"conds":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"x-kubernetes-ratcheting":true,
+			"items":{"type":"object","required":["name"],
+				"x-kubernetes-validations":[{"rule":"self.?expression.orValue('') != ''","message":"expression required"}],
+				"properties":{"name":{"type":"string"},"expression":{"type":"string"}}}}}}`
+	obj := mustJSON(t, `{"conds":[{"expression":""}]}`)
+	create := []string{
+		`conds[0].name: Required value`,
+		`conds[0]: Invalid value: null: expression required`,
+	}
+	builtIn := mustValidator(t, s, Options{BuiltIn: true})
+	assertSameSet(t, 0, errStrings(t, builtIn, obj, nil), create)
+	errs, warns := builtIn.ValidateWithWarnings(context.Background(), obj, obj)
+	if len(errs) != 0 {
+		t.Errorf("built-in, unchanged list with a keyless item: errors %v, want none", errs)
+	}
+	assertSameSet(t, 1, warns, create)
+	// a changed list is checked again
+	changed := mustJSON(t, `{"conds":[{"expression":""},{"name":"b","expression":"x"}]}`)
+	assertSameSet(t, 2, errStrings(t, builtIn, changed, obj), create)
+	const crdSchema = `{"type":"object","properties":{
+		"conds":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],
+			"items":{"type":"object","required":["name"],
+				"x-kubernetes-validations":[{"rule":"self.?expression.orValue('') != ''","message":"expression required"}],
+				"properties":{"name":{"type":"string"},"expression":{"type":"string"}}}}}}`
+	crd := mustValidator(t, crdSchema, Options{})
+	assertSameSet(t, 3, errStrings(t, crd, obj, obj), []string{
+		`conds[0].name: Required value`,
+		`<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`,
+	})
+}

@@ -80,7 +80,13 @@ type node struct {
 	// fixed: errors of this node's keywords are not ratcheted on update
 	// (x-kubernetes-ratcheting false here or inherited, the default of
 	// built-in kinds; schema.XRatcheting).
-	fixed       bool
+	fixed bool
+	// plainEqual: an unchanged list is one deep-equal to the old, in
+	// order (built-in kinds: the hand-written update checks compare with
+	// equality.Semantic.DeepEqual, and validation-gen skips an unchanged
+	// field the same way), not CachedDeepEqual's correlation of map-list
+	// items, which cannot match an item without its keys.
+	plainEqual  bool
 	xerr        map[string]schema.ValidationError
 	metaBelow   bool // this node or a descendant is an embedded resource
 	listBelow   bool // this node or a descendant is a set or map list
@@ -134,6 +140,7 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 		n.uniqueKeys = strings.Split(s.XUniqueKey, ";")
 	}
 	n.everyRepeat = c.builtIn
+	n.plainEqual = c.builtIn
 	n.skipOnUpdate = s.SkipsUpdateValidation()
 	n.skipAlways = s.SkipsValidation()
 	n.xerr = s.XValidationErrors

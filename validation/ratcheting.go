@@ -35,7 +35,7 @@ func (s *state) ratchetEqual(n *node, old, cur value.Value) bool {
 		if old.Len() != cur.Len() {
 			return false
 		}
-		if n == nil || n.listType != "map" {
+		if n == nil || n.listType != "map" || n.plainEqual {
 			return value.Equal(old, cur)
 		}
 		ml, hasML := s.correlateList(n, old)

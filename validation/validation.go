@@ -271,7 +271,26 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 		m := v.opts.KubernetesMinor
 		errs = withoutRepeats(errs, m == 0 || m >= 37)
 	}
+	if len(warnings) > 1 {
+		// the apiserver's warning recorder drops a warning it already has
+		// (k8s.io/apiserver pkg/endpoints/filters/warning.go); a ratcheted
+		// error can come both from a keyword and the rule mirroring it
+		warnings = uniqueWarnings(warnings)
+	}
 	return errs, warnings
+}
+
+// uniqueWarnings keeps the first of equal warnings, in order.
+func uniqueWarnings(ws []string) []string {
+	seen := make(map[string]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // withoutRepeats keeps the first of errors that print the same. Every
