@@ -88,6 +88,12 @@ type Options struct {
 	// ignored (kdv counts it in its summary); Ignore is called from one goroutine, in walk
 	// order.
 	Ignore func(path string, dir bool) bool
+	// Split, when set, is called by ReadPending with each document as it is split from
+	// its source (files as written and built objects alike), in input order, from the
+	// goroutine that called ReadPending, before ReadPending returns: a caller can start
+	// work on the document's kind (Pending.SniffGVK) while the rest of the input is
+	// read. p is valid only during the call.
+	Split func(p *Pending)
 }
 
 // DefaultMaxDocumentBytes is 3 MiB, the kube-apiserver's default MaxRequestBodyBytes

@@ -39,6 +39,9 @@ func Documents(name string, data []byte, opts Options) iter.Seq[Document] {
 func appendPending(out []Pending, src int, file string, data []byte, opts Options) []Pending {
 	split(data, func(c chunk) bool {
 		out = append(out, Pending{src: src, file: file, c: c, opts: opts})
+		if opts.Split != nil {
+			opts.Split(&out[len(out)-1])
+		}
 		return true
 	})
 	return out

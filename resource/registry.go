@@ -30,6 +30,21 @@ type Registry struct {
 	// loaded and whose kinds are unknown: a possible cause of any missing
 	// schema.
 	failed []string
+	// lookups: the fallback's answer for each kind asked
+	lookups map[schema.GroupVersionKind]*fallbackLookup
+	// prepared: the kinds Prepare was given; queue: those its
+	// background compile has yet to reach (preparing while it runs)
+	prepared  map[schema.GroupVersionKind]bool
+	queue     []schema.GroupVersionKind
+	preparing bool
+}
+
+// fallbackLookup is the fallback's answer for one kind, asked once.
+type fallbackLookup struct {
+	once  sync.Once
+	s     Schema
+	found bool
+	err   error
 }
 
 type entry struct {
@@ -50,6 +65,7 @@ func (r *Registry) SetFallback(f func(schema.GroupVersionKind) (s Schema, found 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.fallback = f
+	r.lookups = nil
 }
 
 // Add registers a schema, replacing any earlier one for its kind.
@@ -231,26 +247,78 @@ func (r *Registry) Validator(gvk schema.GroupVersionKind) (*Validator, error) {
 		if why == "" {
 			why = r.failedReason()
 		}
-		r.mu.Unlock()
 		if fallback == nil {
+			r.mu.Unlock()
 			return nil, &NoSchemaError{GVK: gvk, Reason: why}
 		}
-		s, found, err := fallback(gvk)
-		if err != nil {
-			return nil, err
+		// one lookup per kind, however many workers (and Prepare) ask
+		l := r.lookups[gvk]
+		if l == nil {
+			if r.lookups == nil {
+				r.lookups = map[schema.GroupVersionKind]*fallbackLookup{}
+			}
+			l = &fallbackLookup{}
+			r.lookups[gvk] = l
 		}
-		if !found {
+		r.mu.Unlock()
+		l.once.Do(func() { l.s, l.found, l.err = fallback(gvk) })
+		if l.err != nil {
+			return nil, l.err
+		}
+		if !l.found {
 			return nil, &NoSchemaError{GVK: gvk, Reason: why}
 		}
 		r.mu.Lock()
 		if e, ok = r.entries[gvk]; !ok {
-			e = &entry{schema: s}
+			e = &entry{schema: l.s}
 			r.entries[gvk] = e
 		}
 	}
 	r.mu.Unlock()
 	e.once.Do(func() { e.v, e.err = Compile(e.schema, r.opts) })
 	return e.v, e.err
+}
+
+// Prepare starts compiling the validator of gvk in the background, so that
+// the first Validator call for it, typically from a worker that has a
+// document of that kind in hand, finds it compiled or being compiled
+// instead of starting then. One goroutine compiles the kinds given, one at
+// a time, in the order given (the input's order), and ends when none is
+// left: kdv validate calls Prepare for each document's kind as the input is
+// read (manifest.Options.Split), so compiling overlaps reading. A kind
+// without a schema, or whose compile fails, is left for Validator to
+// report. It is safe for concurrent use and never blocks.
+func (r *Registry) Prepare(gvk schema.GroupVersionKind) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.prepared[gvk] {
+		return
+	}
+	if r.prepared == nil {
+		r.prepared = map[schema.GroupVersionKind]bool{}
+	}
+	r.prepared[gvk] = true
+	r.queue = append(r.queue, gvk)
+	if !r.preparing {
+		r.preparing = true
+		go r.prepareQueued()
+	}
+}
+
+// prepareQueued compiles Prepare's queue until it is empty.
+func (r *Registry) prepareQueued() {
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			r.preparing = false
+			r.mu.Unlock()
+			return
+		}
+		gvk := r.queue[0]
+		r.queue = r.queue[1:]
+		r.mu.Unlock()
+		_, _ = r.Validator(gvk) // the error is Validator's to report, when asked
+	}
 }
 
 // scaleOf reads a version's scale subresource (specReplicasPath,

@@ -64,6 +64,21 @@ func Run(ctx context.Context, docs []manifest.Document, reg *Registry, opts RunO
 	return flatten(results)
 }
 
+// PrepareRead returns a manifest.Options.Split for reading the input of a
+// run with opts on reg: it starts compiling (Registry.Prepare) the kind
+// each document names (manifest.Pending.SniffGVK), except the kinds opts
+// skips, so that compiling the first kinds overlaps reading the rest.
+func PrepareRead(reg *Registry, opts RunOptions) func(*manifest.Pending) {
+	skip := skipSet(opts.SkipKinds)
+	return func(p *manifest.Pending) {
+		gvk, ok := p.SniffGVK()
+		if !ok || skip[strings.ToLower(gvk.Kind)] || skip[strings.ToLower(gvk.GroupKind().String())] {
+			return
+		}
+		reg.Prepare(gvk)
+	}
+}
+
 // skipSet is RunOptions.SkipKinds as lower-case Kind and Kind.group keys.
 func skipSet(kinds []string) map[string]bool {
 	skip := map[string]bool{}

@@ -164,22 +164,23 @@ func runValidate(cmd *cobra.Command, args []string, f validateFlags, cfg *config
 	if restCfg != nil && addClusterSchemas(context.Background(), stderr, "--cluster: ", restCfg, reg, minor, f.cluster) {
 		badSchemas = true
 	}
-	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f.sourceFlags, kubernetesMinor(minor)), Ignore: ignoreFunc(ig)})
-	old, badOld := readOld(stderr, cmd.InOrStdin(), f.old)
-	var progress *report.Progress
-	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
-		progress = report.NewTerminalProgress(stderr, len(docs))
-	}
-	res := resource.RunPending(context.Background(), docs, reg, resource.RunOptions{
+	runOpts := resource.RunOptions{
 		Jobs:                 f.jobs,
-		Old:                  old,
 		SkipKinds:            f.skip,
 		RejectKinds:          f.reject,
 		IgnoreMissingSchemas: f.ignoreMissingSchemas,
 		StrictInputs:         f.strictInputs,
 		Check:                resource.CheckOptions{KubernetesMinor: minor, StrictUnknownFields: f.strictCRDs},
-		Progress:             func(int) { progress.Add(1) },
-	})
+	}
+	docs, readErr := manifest.ReadPending(args, cmd.InOrStdin(), manifest.Options{StrictInputs: f.strictInputs, Build: buildDirs(f.sourceFlags, kubernetesMinor(minor)), Ignore: ignoreFunc(ig), Split: resource.PrepareRead(reg, runOpts)})
+	var badOld bool
+	runOpts.Old, badOld = readOld(stderr, cmd.InOrStdin(), f.old)
+	var progress *report.Progress
+	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok {
+		progress = report.NewTerminalProgress(stderr, len(docs))
+	}
+	runOpts.Progress = func(int) { progress.Add(1) }
+	res := resource.RunPending(context.Background(), docs, reg, runOpts)
 	progress.Done()
 	reportIgnored(stderr, ig, res, f.output, f.input)
 	if err := report.Write(cmd.OutOrStdout(), f.output, res, reportOptions(cmd, f.output, f.input)); err != nil {

@@ -85,15 +85,16 @@ func run(crds, paths []string, jobs int, memprofile string) int {
 		fail(err)
 	}
 	t1 := time.Now()
-	docs, err := manifest.ReadPending(paths, os.Stdin, manifest.Options{})
+	runOpts := resource.RunOptions{
+		Jobs:  jobs,
+		Check: resource.CheckOptions{StrictUnknownFields: true},
+	}
+	docs, err := manifest.ReadPending(paths, os.Stdin, manifest.Options{Split: resource.PrepareRead(reg, runOpts)})
 	if err != nil {
 		fail(err)
 	}
 	t2 := time.Now()
-	res := resource.RunPending(context.Background(), docs, reg, resource.RunOptions{
-		Jobs:  jobs,
-		Check: resource.CheckOptions{StrictUnknownFields: true},
-	})
+	res := resource.RunPending(context.Background(), docs, reg, runOpts)
 	t3 := time.Now()
 	if memprofile != "" {
 		writeHeapProfile(memprofile)
