@@ -6,6 +6,8 @@ import (
 	// for the same reason, without them "image@sha256:..." does not parse.
 	_ "crypto/sha256"
 	_ "crypto/sha512"
+	"sync"
+	"sync/atomic"
 
 	dockerref "github.com/distribution/reference"
 	"github.com/google/cel-go/cel"
@@ -22,6 +24,28 @@ import (
 // Always when this is "latest", IfNotPresent otherwise; defaulting
 // expressions call it as imageTag(string) (ImageLibrary).
 func ImageTag(image string) string {
+	if t, ok := imageTags.Load(image); ok {
+		return t.(string)
+	}
+	t := imageTag(image)
+	if imageTagsStored.Add(1) <= maxImageTags {
+		imageTags.Store(image, t)
+	}
+	return t
+}
+
+// imageTags memoizes ImageTag, up to maxImageTags images: an input names
+// the same few images in many documents, and parsing one (the reference
+// grammar's regular expressions) costs more than the rest of defaulting
+// a container.
+var (
+	imageTags       sync.Map // image -> tag
+	imageTagsStored atomic.Int64
+)
+
+const maxImageTags = 1 << 14
+
+func imageTag(image string) string {
 	named, err := dockerref.ParseNormalizedNamed(image)
 	if err != nil {
 		return ""
