@@ -3,6 +3,7 @@ package cel
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	celgo "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
@@ -61,6 +62,38 @@ type proveEnv struct {
 	// matter once the rule has its result; the caller empties it between
 	// rules (see list).
 	scratch []any
+	// keys caches the boxed keys of the latest maps that all() and
+	// exists() walked: a container's resource requests are walked by a
+	// dozen rules, each boxing every key again otherwise. It holds for
+	// one object (the maps do not change while rules read them) and is
+	// dropped with the environment (evaluation.release, Evaluator.Eval),
+	// as a map's address may be reused after.
+	keys     [4]mapKeys
+	keysNext int
+}
+
+// mapKeys is the boxed keys of the map at m.
+type mapKeys struct {
+	m    unsafe.Pointer
+	keys []any
+}
+
+// mapKeys returns the keys of t as values, in Go's order for t, from the
+// cache when t was walked before in this environment.
+func (env *proveEnv) mapKeys(t map[string]any) []any {
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&t))
+	for i := range env.keys {
+		if c := &env.keys[i]; c.m == p && len(c.keys) == len(t) {
+			return c.keys
+		}
+	}
+	ks := make([]any, 0, len(t))
+	for k := range t {
+		ks = append(ks, k)
+	}
+	env.keys[env.keysNext] = mapKeys{m: p, keys: ks}
+	env.keysNext = (env.keysNext + 1) % len(env.keys)
+	return ks
 }
 
 // list returns a list of n values for the prover to fill, carved from

@@ -207,7 +207,7 @@ func (c *proveCompiler) quantified(rng prover, all bool, pred prover, n0 int, ac
 				}
 			}
 		case map[string]any:
-			for k := range t {
+			for _, k := range env.mapKeys(t) {
 				if !test(k) {
 					break
 				}

@@ -156,6 +156,7 @@ func (v *vacuity) skip(obj any, eval func(empty map[string]any) bool) bool {
 // and fields as bits of names (zero for rules without a vacuity).
 type vacuityIndex struct {
 	names []string
+	bit   map[string]uint64 // names[i] -> 1<<i
 	masks []vacuityMask
 }
 
@@ -168,8 +169,8 @@ type vacuityMask struct {
 // when none has one or they name more than 64 fields (each rule then
 // tests its own, as vacuity.skip does).
 func newVacuityIndex(compiled []compilationResult) *vacuityIndex {
-	idx := &vacuityIndex{masks: make([]vacuityMask, len(compiled))}
 	bit := map[string]uint64{}
+	idx := &vacuityIndex{masks: make([]vacuityMask, len(compiled)), bit: bit}
 	mask := func(fields []string) (uint64, bool) {
 		var m uint64
 		for _, f := range fields {
@@ -209,6 +210,14 @@ func newVacuityIndex(compiled []compilationResult) *vacuityIndex {
 // present returns the bits of the index's fields set in m.
 func (idx *vacuityIndex) present(m map[string]any) uint64 {
 	var p uint64
+	if 2*len(m)+4 < len(idx.names) {
+		// an object sets few of the fields its rules name (a container,
+		// a pod spec): look its keys up instead
+		for k := range m {
+			p |= idx.bit[k]
+		}
+		return p
+	}
 	for i, f := range idx.names {
 		if _, set := m[f]; set {
 			p |= 1 << i
