@@ -319,7 +319,9 @@ func (v *version) closureLocked(name string) (map[string]*schema.Props, error) {
 		p, ok := v.defs[n]
 		if !ok {
 			p = &schema.Props{}
-			if err := json.Unmarshal(raw, p); err != nil {
+			// straight to the decoder: json.Unmarshal would scan the
+			// definition once more first
+			if err := p.UnmarshalJSON(raw); err != nil {
 				return nil, fmt.Errorf("definition %s: %w", n, err)
 			}
 			v.defs[n] = p
