@@ -7,7 +7,6 @@ import (
 	_ "crypto/sha256"
 	_ "crypto/sha512"
 	"sync"
-	"sync/atomic"
 
 	dockerref "github.com/distribution/reference"
 	"github.com/google/cel-go/cel"
@@ -24,24 +23,33 @@ import (
 // Always when this is "latest", IfNotPresent otherwise; defaulting
 // expressions call it as imageTag(string) (ImageLibrary).
 func ImageTag(image string) string {
-	if t, ok := imageTags.Load(image); ok {
-		return t.(string)
+	imageTags.Lock()
+	t, ok := imageTags.m[image]
+	imageTags.Unlock()
+	if ok {
+		return t
 	}
-	t := imageTag(image)
-	if imageTagsStored.Add(1) <= maxImageTags {
-		imageTags.Store(image, t)
+	t = imageTag(image)
+	imageTags.Lock()
+	if len(imageTags.m) < maxImageTags {
+		if imageTags.m == nil {
+			imageTags.m = map[string]string{}
+		}
+		imageTags.m[image] = t
 	}
+	imageTags.Unlock()
 	return t
 }
 
 // imageTags memoizes ImageTag, up to maxImageTags images: an input names
 // the same few images in many documents, and parsing one (the reference
 // grammar's regular expressions) costs more than the rest of defaulting
-// a container.
-var (
-	imageTags       sync.Map // image -> tag
-	imageTagsStored atomic.Int64
-)
+// a container. (A sync.Map suits reads of keys written once; an input of
+// thousands of distinct images makes it copy its map again and again.)
+var imageTags struct {
+	sync.Mutex
+	m map[string]string // image -> tag
+}
 
 const maxImageTags = 1 << 14
 
