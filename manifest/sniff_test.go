@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -33,7 +32,7 @@ func TestSniffGVK(t *testing.T) {
 	for _, tt := range tests {
 		var got []schema.GroupVersionKind
 		var oks []bool
-		ps, err := ReadPending([]string{"-"}, stringReader(tt.in), Options{Split: func(p *Pending) {
+		ps, err := ReadPending([]string{"-"}, strings.NewReader(tt.in), Options{Split: func(p *Pending) {
 			g, ok := p.SniffGVK()
 			got, oks = append(got, g), append(oks, ok)
 		}})
@@ -51,5 +50,3 @@ func TestSniffGVK(t *testing.T) {
 		}
 	}
 }
-
-func stringReader(s string) io.Reader { return strings.NewReader(s) }
