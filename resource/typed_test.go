@@ -122,3 +122,55 @@ func TestBuiltinTypedDecoding(t *testing.T) {
 		t.Errorf("limits %v, want cpu 500m and memory 128974848", limits)
 	}
 }
+
+// A runtime.RawExtension decodes any JSON value (its UnmarshalJSON keeps
+// the bytes), so a ControllerRevision whose data is a string is no decoding
+// error: from 1.31 a create requires a JSON object, an update only that
+// data did not change. Expectations from bench's cmd/builtin-verdict
+// (k8s.io/kubernetes v1.37.2).
+func TestBuiltinRawExtension(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	rev := func(labels, data string) string {
+		return "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r, namespace: default" + labels + "}\nrevision: 1\ndata: " + data + "\n"
+	}
+	for _, tc := range []struct {
+		name, doc, old string
+		errs           []string
+		warnings       int
+	}{
+		{"create, a string", rev("", `"hello"`), "", []string{"data: Required value: data must be a valid JSON object"}, 0},
+		{"create, an object", rev("", `{a: 1}`), "", nil, 0},
+		{"update, a stored string kept", rev(", labels: {a: b}", `"hello"`), rev("", `"hello"`), nil, 1},
+		{"update, a stored string replaced", rev("", `{a: 1}`), rev("", `"hello"`), []string{`data: Invalid value: {"a":1}: field is immutable`}, 0},
+		{"resource claim parameters", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n  devices:\n    requests: [{name: r, exactly: {deviceClassName: gpu.example.com}}]\n    config: [{opaque: {driver: gpu.example.com, parameters: x}}]\n", "",
+			// the apiserver prints "<value omitted>" as the value
+			[]string{`spec.devices.config[0].opaque.parameters: Invalid value: "string": must be a valid JSON object`}, 0},
+	} {
+		docs := manifest.Parse(tc.name+".yaml", []byte(tc.doc), manifest.Options{})
+		v, err := reg.Validator(docs[0].GVK())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var old map[string]any
+		if tc.old != "" {
+			old = manifest.Parse("old.yaml", []byte(tc.old), manifest.Options{})[0].Object
+		}
+		out := v.Validate(context.Background(), docs[0].Object, old)
+		var got []string
+		for _, e := range out.Errors {
+			got = append(got, e.Error())
+		}
+		if out.DecodeError != "" || len(got) != len(tc.errs) || len(out.Warnings) != tc.warnings {
+			t.Errorf("%s: decode %q, errors %q, warnings %q; want errors %q and %d warnings", tc.name, out.DecodeError, got, out.Warnings, tc.errs, tc.warnings)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.errs[i] {
+				t.Errorf("%s: error %q, want %q", tc.name, got[i], tc.errs[i])
+			}
+		}
+	}
+}

@@ -359,6 +359,10 @@ func Rules(overlays []*idl.Overlay) []Rule {
 					r.Type = "Required"
 				case "enum":
 					r.Type = "NotSupported"
+				case "type":
+					// every typed node has one (a RawExtension's object
+					// type, which decoding leaves to validation)
+					r.Type = "Invalid"
 				default:
 					continue
 				}

@@ -258,6 +258,22 @@ func merge(p, over *schema.Props) {
 		p.XPreserveUnknownFields = over.XPreserveUnknownFields
 	}
 	p.XEmbeddedResource = p.XEmbeddedResource || over.XEmbeddedResource
+	p.XStripZero = p.XStripZero || over.XStripZero
+	if over.XListUnique != nil {
+		p.XListUnique = over.XListUnique
+	}
+	if over.XUniqueKey != "" {
+		p.XUniqueKey = over.XUniqueKey
+	}
+	p.XUnions = append(p.XUnions, over.XUnions...)
+	for k, v := range over.XValidationErrors {
+		// the use site's wording of a keyword (such as the type of a
+		// RawExtension field) wins, as its description does
+		if p.XValidationErrors == nil {
+			p.XValidationErrors = map[string]schema.ValidationError{}
+		}
+		p.XValidationErrors[k] = v
+	}
 	for k, v := range over.XAPILifecycle {
 		if p.XAPILifecycle == nil {
 			p.XAPILifecycle = map[string]schema.Lifecycle{}

@@ -202,3 +202,30 @@ func TestResolveMissingDefinition(t *testing.T) {
 		t.Errorf("error %v, want definition not found", err)
 	}
 }
+
+// The kdv extensions of a use site (x-kubernetes-validation-errors,
+// strip-zero, list-unique, unique-key, unions) are laid on the resolved
+// definition with its other keywords: the type wording of a RawExtension
+// field is declared where the field is.
+func TestResolveMergesUseSiteExtensions(t *testing.T) {
+	d := defs(t, `{
+	  "a.Root": {"type": "object", "properties": {
+	    "data": {"allOf": [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.runtime.RawExtension"}],
+	      "x-kubernetes-validation-errors": {"type": {"message": "data must be a valid JSON object", "reason": "FieldValueRequired"}}},
+	    "list": {"allOf": [{"$ref": "#/components/schemas/a.List"}], "x-kubernetes-strip-zero": true, "x-kubernetes-unique-key": "name", "x-kubernetes-list-unique": false}}},
+	  "a.List": {"type": "array", "items": {"type": "string"}},
+	  "io.k8s.apimachinery.pkg.runtime.RawExtension": {"type": "object"}
+	}`)
+	got, err := Resolve(d, "a.Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := got.Properties["data"]
+	if data.Type != "object" || data.XValidationErrors["type"].Message != "data must be a valid JSON object" || data.XValidationErrors["type"].Reason != "FieldValueRequired" {
+		t.Errorf("data: %+v, want an object with the type's wording", data)
+	}
+	list := got.Properties["list"]
+	if !list.XStripZero || list.XUniqueKey != "name" || list.XListUnique == nil || *list.XListUnique {
+		t.Errorf("list: strip-zero %v, unique key %q, list-unique %v", list.XStripZero, list.XUniqueKey, list.XListUnique)
+	}
+}

@@ -53,6 +53,13 @@ func toVal(v any, s common.Schema, stdBytes bool) ref.Val {
 	}
 	switch s.Type() {
 	case "object":
+		if stdBytes && rawJSON(s) {
+			// a RawExtension of a built-in object (type object, as
+			// upstream publishes it) decodes any JSON value; a stored
+			// one may be a string, which rules compare as it is (an
+			// object with a string: false, not an error)
+			return types.DefaultTypeAdapter.NativeToValue(v)
+		}
 		if m, ok := v.(map[string]any); ok && !s.IsXEmbeddedResource() {
 			if props := s.Properties(); props != nil {
 				return &object{value: m, schema: s, props: props, stdBytes: stdBytes}
@@ -85,6 +92,12 @@ func toVal(v any, s common.Schema, stdBytes bool) ref.Val {
 		}
 	}
 	return common.UnstructuredToVal(v, s)
+}
+
+// rawJSON reports a node that holds any JSON value in a built-in object:
+// an object that preserves unknown fields and declares none (RawExtension).
+func rawJSON(s common.Schema) bool {
+	return s.IsXPreserveUnknownFields() && s.Properties() == nil && s.AdditionalProperties() == nil && !s.IsXEmbeddedResource()
 }
 
 // unwrap returns the apiserver's value for v when v is one of ours, so that

@@ -200,6 +200,15 @@ func (c *checker) setAbort(err error) {
 }
 
 // typeError is the decoder's UnmarshalTypeError.
+// rawJSON reports whether the value at the current steps decodes into a
+// runtime.RawExtension, whose UnmarshalJSON keeps any JSON value as raw
+// bytes (k8s.io/apimachinery pkg/runtime/extension.go): its schema's type
+// object (as upstream publishes it) is a validation of the value, checked
+// after decoding, not a decoding error. Only asked of a non-object value.
+func (c *checker) rawJSON() bool {
+	return c.types.Definition != nil && strings.HasSuffix(c.types.Definition(c.steps), ".pkg.runtime.RawExtension")
+}
+
 func (c *checker) typeError(value string, s *schema.Structural) {
 	if c.saved != nil {
 		return
@@ -338,6 +347,9 @@ func (c *checker) value(x any, n *node) {
 	case "object":
 		m, ok := x.(map[string]any)
 		if !ok {
+			if c.rawJSON() {
+				return
+			}
 			c.typeError(jsonKind(x), s)
 			return
 		}
