@@ -37,7 +37,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +89,7 @@ type version struct {
 	defs        map[string]*schema.Props // decoded definitions
 	structs     map[schema.GroupVersionKind]*schema.Structural
 	props       map[schema.GroupVersionKind]*schema.Props
+	resolver    *refs.Resolver
 }
 
 // rawData is datafile.Data with the definitions left undecoded.
@@ -256,11 +256,12 @@ func (v *version) propsLocked(minor int, gvk schema.GroupVersionKind) (*schema.P
 	if !ok {
 		return nil, fmt.Errorf("%s is not a built-in kind of Kubernetes 1.%d", gvk, minor)
 	}
-	defs, err := v.closureLocked(k.Definition)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", gvk, err)
+	if v.resolver == nil {
+		// one resolver for every kind of the release: a definition
+		// several kinds reach (a pod template) is resolved once
+		v.resolver = refs.NewResolver(v.defLocked)
 	}
-	p, err := refs.Resolve(defs, k.Definition)
+	p, err := v.resolver.Resolve(k.Definition)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", gvk, err)
 	}
@@ -296,40 +297,22 @@ func Lookup(minor int, gvk schema.GroupVersionKind) (*schema.Structural, error) 
 	return s, nil
 }
 
-// refRe finds the $refs in a definition's JSON (as the generator writes
-// them; inside JSON strings the quotes are escaped, so text cannot match).
-var refRe = regexp.MustCompile(`"\$ref":"` + regexp.QuoteMeta(refs.RefPrefix) + `([^"]+)"`)
-
-// closureLocked decodes (once) the definition name and every definition it
-// reaches through $ref, and returns them by name: what Resolve needs for
-// name.
-func (v *version) closureLocked(name string) (map[string]*schema.Props, error) {
-	out := map[string]*schema.Props{}
-	todo := []string{name}
-	for len(todo) > 0 {
-		n := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		if _, done := out[n]; done {
-			continue
-		}
-		raw, ok := v.raw[n]
-		if !ok {
-			continue // Resolve reports the missing definition
-		}
-		p, ok := v.defs[n]
-		if !ok {
-			p = &schema.Props{}
-			// straight to the decoder: json.Unmarshal would scan the
-			// definition once more first
-			if err := p.UnmarshalJSON(raw); err != nil {
-				return nil, fmt.Errorf("definition %s: %w", n, err)
-			}
-			v.defs[n] = p
-		}
-		out[n] = p
-		for _, m := range refRe.FindAllSubmatch(raw, -1) {
-			todo = append(todo, string(m[1]))
-		}
+// defLocked returns the definition name, decoding it on first use; nil
+// when the release has none of that name.
+func (v *version) defLocked(name string) (*schema.Props, error) {
+	if p, ok := v.defs[name]; ok {
+		return p, nil
 	}
-	return out, nil
+	raw, ok := v.raw[name]
+	if !ok {
+		return nil, nil // Resolve reports the missing definition
+	}
+	p := &schema.Props{}
+	// straight to the decoder: json.Unmarshal would scan the definition
+	// once more first
+	if err := p.UnmarshalJSON(raw); err != nil {
+		return nil, fmt.Errorf("definition %s: %w", name, err)
+	}
+	v.defs[name] = p
+	return p, nil
 }

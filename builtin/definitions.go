@@ -92,11 +92,10 @@ func walkSteps(minor int, gvk schema.GroupVersionKind, steps []string) (walked, 
 		return w, false
 	}
 	w.def = k.Definition
-	defs, err := v.closureLocked(w.def)
+	node, err := v.defLocked(w.def)
 	if err != nil {
 		return w, false
 	}
-	node := defs[w.def]
 	structDef := w.def
 	for _, st := range steps {
 		if node == nil {
@@ -125,7 +124,9 @@ func walkSteps(minor int, gvk schema.GroupVersionKind, steps []string) (walked, 
 		}
 		w.def = refOf(next)
 		if w.def != "" {
-			next = defs[w.def]
+			if next, err = v.defLocked(w.def); err != nil {
+				return w, false
+			}
 			structDef = w.def
 		} else {
 			structDef = ""

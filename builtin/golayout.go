@@ -14,63 +14,72 @@ import (
 // publish as a $ref to a struct with a Go layout, so that hand-written
 // errors print struct values as the apiserver's internal types print.
 func (v *version) attachLayoutsLocked(s *schema.Structural, def string) error {
-	defs, err := v.closureLocked(def)
-	if err != nil {
+	root, err := v.defLocked(def)
+	if err != nil || root == nil {
 		return err
 	}
-	// walk reports whether it set a layout at or below s: only then is a
-	// property (a struct value in its map) written back.
-	var walk func(s *schema.Structural, u *schema.Props, def string, depth int) (bool, error)
-	walk = func(s *schema.Structural, u *schema.Props, def string, depth int) (bool, error) {
-		if s == nil || u == nil || depth > 200 {
-			return false, nil
-		}
-		if r := refOf(u); r != "" {
-			def, u = r, defs[r]
-			if u == nil {
-				return false, nil
-			}
-		}
-		changed := false
-		if def != "" {
-			g, err := v.layoutLocked(def)
-			if err != nil {
-				return false, err
-			}
-			s.Go, changed = g, g != nil
-		}
-		for k, child := range s.Properties {
-			up, ok := u.Properties[k]
-			if !ok {
-				continue
-			}
-			c, err := walk(&child, &up, "", depth+1)
-			if err != nil {
-				return false, err
-			}
-			if c {
-				s.Properties[k] = child
-				changed = true
-			}
-		}
-		if s.Items != nil && u.Items != nil {
-			c, err := walk(s.Items, u.Items.Schema, "", depth+1)
-			if err != nil {
-				return false, err
-			}
-			changed = changed || c
-		}
-		if s.AdditionalProperties != nil && u.AdditionalProperties != nil {
-			c, err := walk(s.AdditionalProperties.Structural, u.AdditionalProperties.Schema, "", depth+1)
-			if err != nil {
-				return false, err
-			}
-			changed = changed || c
-		}
-		return changed, nil
-	}
-	_, err = walk(s, defs[def], def, 0)
+	out, _, err := v.attachLocked(*s, *root, def, 0)
+	*s = out
 	return err
+}
+
+// attachLocked is attachLayoutsLocked below s, whose unresolved schema is
+// u (of definition def, "" inline): s with its layouts, and whether it set
+// one at or below s (only then is a property, a struct value in its map,
+// written back). Schemas go by value: a recursive call's pointer arguments
+// would escape to the heap, one allocation per property.
+func (v *version) attachLocked(s schema.Structural, u schema.Props, def string, depth int) (schema.Structural, bool, error) {
+	if depth > 200 {
+		return s, false, nil
+	}
+	if r := refOf(&u); r != "" {
+		d, err := v.defLocked(r)
+		if err != nil || d == nil {
+			return s, false, err
+		}
+		def, u = r, *d
+	}
+	changed := false
+	if def != "" {
+		g, err := v.layoutLocked(def)
+		if err != nil {
+			return s, false, err
+		}
+		s.Go, changed = g, g != nil
+	}
+	for k, child := range s.Properties {
+		up, ok := u.Properties[k]
+		if !ok {
+			continue
+		}
+		child, c, err := v.attachLocked(child, up, "", depth+1)
+		if err != nil {
+			return s, false, err
+		}
+		if c {
+			s.Properties[k] = child
+			changed = true
+		}
+	}
+	if s.Items != nil && u.Items != nil && u.Items.Schema != nil {
+		it, c, err := v.attachLocked(*s.Items, *u.Items.Schema, "", depth+1)
+		if err != nil {
+			return s, false, err
+		}
+		if c {
+			*s.Items, changed = it, true
+		}
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil && u.AdditionalProperties != nil && u.AdditionalProperties.Schema != nil {
+		ap, c, err := v.attachLocked(*s.AdditionalProperties.Structural, *u.AdditionalProperties.Schema, "", depth+1)
+		if err != nil {
+			return s, false, err
+		}
+		if c {
+			*s.AdditionalProperties.Structural, changed = ap, true
+		}
+	}
+	return s, changed, nil
 }
 
 // layoutLocked returns the layout of the struct definition def (decoding

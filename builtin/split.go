@@ -16,7 +16,7 @@ import (
 // Text that is not a JSON object of the expected shape is an error (the
 // files are generated, so this means a corrupt build), and so is a value
 // the scan cannot delimit; a definition's own syntax is checked when it is
-// decoded (version.closureLocked).
+// decoded (version.defLocked).
 func splitData(j []byte) (rawData, error) {
 	var d rawData
 	s := scanner{b: j}

@@ -11,7 +11,9 @@ package refs
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"kdv.dev/schema"
@@ -57,16 +59,52 @@ func ResolveCRD(schemas map[string]*schema.Props, name string) (*schema.Props, e
 }
 
 func resolve(schemas map[string]*schema.Props, name string, crd bool) (*schema.Props, error) {
-	r := &resolver{schemas: schemas, onPath: map[string]int{}, crd: crd}
+	r := &resolver{lookup: func(n string) (*schema.Props, error) { return schemas[n], nil }, onPath: map[string]int{}, crd: crd}
+	return r.root(name)
+}
+
+// A Resolver resolves the definitions of one set of schemas again and
+// again (package builtin: every kind of a release), each definition once:
+// what Resolve returns for a name, except that the results share their
+// subtrees with one another (a Container resolved for a Pod is the one of
+// a Deployment's pod template). Results must not be modified. Not safe for
+// concurrent use.
+type Resolver struct {
+	r resolver
+}
+
+// NewResolver returns a Resolver reading definitions through lookup, which
+// returns nil (and no error) for a name it does not know; lookup's error is
+// returned as Resolve's.
+func NewResolver(lookup func(name string) (*schema.Props, error)) *Resolver {
+	return &Resolver{r: resolver{lookup: lookup, onPath: map[string]int{}, memo: map[string]*schema.Props{}}}
+}
+
+// Resolve is the package's Resolve of name, sharing subtrees with the
+// Resolver's earlier results.
+func (r *Resolver) Resolve(name string) (*schema.Props, error) {
+	return r.r.root(name)
+}
+
+// root resolves the definition name as a schema of its own (the root of a
+// kind): with its x-kubernetes-group-version-kind.
+func (r *resolver) root(name string) (*schema.Props, error) {
 	p, err := r.def(name)
 	if err != nil {
 		return nil, err
 	}
-	if gvk, ok := schemas[name].Extra["x-kubernetes-group-version-kind"]; ok {
-		if p.Extra == nil {
-			p.Extra = map[string]any{}
+	d, err := r.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if gvk, ok := d.Extra["x-kubernetes-group-version-kind"]; ok {
+		q := *p // p may be shared (Resolver)
+		q.Extra = maps.Clone(q.Extra)
+		if q.Extra == nil {
+			q.Extra = map[string]any{}
 		}
-		p.Extra["x-kubernetes-group-version-kind"] = gvk
+		q.Extra["x-kubernetes-group-version-kind"] = gvk
+		p = &q
 	}
 	return p, nil
 }
@@ -85,21 +123,44 @@ const crdQuantityPattern = `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)
 const MaxRecursion = 4
 
 type resolver struct {
-	schemas map[string]*schema.Props
-	onPath  map[string]int
+	lookup func(name string) (*schema.Props, error)
+	onPath map[string]int
 	// crd selects controller-gen's form of Quantity for CRDs.
 	crd bool
+	// memo holds the resolved definitions (Resolver; nil: each use is
+	// resolved anew, a tree of its own). A definition whose resolution
+	// cut a recursion is not kept: its depth depends on the path.
+	memo map[string]*schema.Props
+	// cuts counts the recursions cut so far.
+	cuts int
 }
 
 func (r *resolver) def(name string) (*schema.Props, error) {
-	d, ok := r.schemas[name]
-	if !ok {
+	if p, ok := r.memo[name]; ok {
+		return p, nil
+	}
+	d, err := r.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
 		return nil, fmt.Errorf("definition %q not found", name)
 	}
 	if r.onPath[name] >= MaxRecursion {
+		r.cuts++
 		t := true
 		return &schema.Props{Type: "object", XPreserveUnknownFields: &t, Description: d.Description}, nil
 	}
+	cuts := r.cuts
+	p, err := r.resolveDef(name, d)
+	if err == nil && r.memo != nil && r.cuts == cuts {
+		r.memo[name] = p
+	}
+	return p, err
+}
+
+// resolveDef resolves the definition d named name.
+func (r *resolver) resolveDef(name string, d *schema.Props) (*schema.Props, error) {
 	switch {
 	case strings.HasSuffix(name, ".util.intstr.IntOrString"):
 		return &schema.Props{Description: d.Description, XIntOrString: true, AnyOf: []schema.Props{{Type: "integer"}, {Type: "string"}}}, nil
@@ -120,65 +181,83 @@ func (r *resolver) def(name string) (*schema.Props, error) {
 	}
 	r.onPath[name]++
 	defer func() { r.onPath[name]-- }()
-	// Resolving works in place: a copy leaves the caller's definitions
-	// (shared and cached by package builtin) untouched.
-	p := d.DeepCopy()
-	delete(p.Extra, "x-kubernetes-group-version-kind")
-	if len(p.Extra) == 0 {
-		p.Extra = nil
+	q := *d
+	if _, ok := q.Extra["x-kubernetes-group-version-kind"]; ok {
+		q.Extra = maps.Clone(q.Extra)
+		delete(q.Extra, "x-kubernetes-group-version-kind")
+		if len(q.Extra) == 0 {
+			q.Extra = nil
+		}
 	}
-	if err := r.walk(p); err != nil {
+	p, err := r.walk(q)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return p, nil
+	return &p, nil
 }
 
-// walk resolves references inside p in place.
-func (r *resolver) walk(p *schema.Props) error {
+// walk returns p with its references resolved. p shares its slices, maps
+// and pointers with the definitions (shared and cached by package builtin)
+// or with other results (Resolver): what changes is replaced, never
+// written. Schemas go by value: a recursive call's pointer arguments would
+// escape to the heap, one allocation per property.
+func (r *resolver) walk(p schema.Props) (schema.Props, error) {
 	if p.Ref != nil {
-		ref := *p.Ref
-		d, err := r.def(strings.TrimPrefix(ref, RefPrefix))
+		d, err := r.def(strings.TrimPrefix(*p.Ref, RefPrefix))
 		if err != nil {
-			return err
+			return p, err
 		}
-		siblings := *p
+		siblings := p
 		siblings.Ref = nil
-		*p = *d
-		merge(p, &siblings)
-		return nil // the definition is resolved already
+		p = *d
+		merge(&p, &siblings)
+		return p, nil // the definition is resolved already
 	}
 	if len(p.AllOf) == 1 && p.AllOf[0].Ref != nil {
-		base := p.AllOf[0]
-		if err := r.walk(&base); err != nil {
-			return err
+		base, err := r.walk(p.AllOf[0])
+		if err != nil {
+			return p, err
 		}
-		siblings := *p
+		siblings := p
 		siblings.AllOf = nil
-		*p = base
-		merge(p, &siblings)
-		return nil
+		p = base
+		merge(&p, &siblings)
+		return p, nil
 	}
 	if p.Items != nil && p.Items.Schema != nil {
-		if err := r.walk(p.Items.Schema); err != nil {
-			return err
+		it, err := r.walk(*p.Items.Schema)
+		if err != nil {
+			return p, err
 		}
-		if it := p.Items.Schema; it.Type == "object" && it.XPreserveUnknownFields != nil && len(it.Properties) == 0 && len(p.XListMapKeys) > 0 {
+		items := *p.Items
+		items.Schema = &it
+		p.Items = &items
+		if it.Type == "object" && it.XPreserveUnknownFields != nil && len(it.Properties) == 0 && len(p.XListMapKeys) > 0 {
 			p.XListMapKeys, p.XListType, p.XValidations = nil, nil, nil
 		}
 	}
 	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
-		if err := r.walk(p.AdditionalProperties.Schema); err != nil {
-			return err
+		ap, err := r.walk(*p.AdditionalProperties.Schema)
+		if err != nil {
+			return p, err
 		}
+		addl := *p.AdditionalProperties
+		addl.Schema = &ap
+		p.AdditionalProperties = &addl
 	}
-	for k, v := range p.Properties {
-		if err := r.walk(&v); err != nil {
-			return fmt.Errorf("properties[%s]: %w", k, err)
+	if len(p.Properties) > 0 {
+		props := make(map[string]schema.Props, len(p.Properties))
+		for k, v := range p.Properties {
+			v, err := r.walk(v)
+			if err != nil {
+				return p, fmt.Errorf("properties[%s]: %w", k, err)
+			}
+			props[k] = v
 		}
-		p.Properties[k] = v
+		p.Properties = props
 	}
-	dropUntypedRefs(p)
-	return nil
+	dropUntypedRefs(&p)
+	return p, nil
 }
 
 // dropUntypedRefs removes the rules of an object that name a property
@@ -212,6 +291,8 @@ func dropUntypedRefs(p *schema.Props) {
 }
 
 // merge lays the keywords of a use site (over) on a resolved definition.
+// p is a copy of the definition's Props, whose slices and maps may be
+// shared with other uses (Resolver): they are replaced, never written.
 func merge(p, over *schema.Props) {
 	if over.Description != "" {
 		p.Description = over.Description
@@ -244,7 +325,9 @@ func merge(p, over *schema.Props) {
 	if len(over.Enum) > 0 {
 		p.Enum = over.Enum
 	}
-	p.XValidations = append(p.XValidations, over.XValidations...)
+	if len(over.XValidations) > 0 {
+		p.XValidations = append(slices.Clip(p.XValidations), over.XValidations...)
+	}
 	if over.XListType != nil {
 		p.XListType = over.XListType
 	}
@@ -265,37 +348,42 @@ func merge(p, over *schema.Props) {
 	if over.XUniqueKey != "" {
 		p.XUniqueKey = over.XUniqueKey
 	}
-	p.XUnions = append(p.XUnions, over.XUnions...)
-	for k, v := range over.XValidationErrors {
-		// the use site's wording of a keyword (such as the type of a
-		// RawExtension field) wins, as its description does
-		if p.XValidationErrors == nil {
-			p.XValidationErrors = map[string]schema.ValidationError{}
-		}
-		p.XValidationErrors[k] = v
+	if len(over.XUnions) > 0 {
+		p.XUnions = append(slices.Clip(p.XUnions), over.XUnions...)
 	}
-	for k, v := range over.XAPILifecycle {
-		if p.XAPILifecycle == nil {
-			p.XAPILifecycle = map[string]schema.Lifecycle{}
+	// the use site's wording of a keyword (such as the type of a
+	// RawExtension field) wins, as its description does
+	p.XValidationErrors = overlaid(p.XValidationErrors, over.XValidationErrors)
+	p.XAPILifecycle = overlaid(p.XAPILifecycle, over.XAPILifecycle)
+	p.Extra = overlaid(p.Extra, over.Extra)
+	if len(over.Properties) > 0 {
+		props := maps.Clone(p.Properties)
+		if props == nil {
+			props = map[string]schema.Props{}
 		}
-		p.XAPILifecycle[k] = v
+		for k, v := range over.Properties {
+			base, ok := props[k]
+			if !ok {
+				props[k] = v
+				continue
+			}
+			merge(&base, &v)
+			props[k] = base
+		}
+		p.Properties = props
 	}
-	for k, v := range over.Extra {
-		if p.Extra == nil {
-			p.Extra = map[string]any{}
-		}
-		p.Extra[k] = v
+}
+
+// overlaid returns m with over's entries laid on it: m itself when over is
+// empty, else a new map (m may be shared).
+func overlaid[V any](m, over map[string]V) map[string]V {
+	if len(over) == 0 {
+		return m
 	}
-	for k, v := range over.Properties {
-		if p.Properties == nil {
-			p.Properties = map[string]schema.Props{}
-		}
-		base, ok := p.Properties[k]
-		if !ok {
-			p.Properties[k] = v
-			continue
-		}
-		merge(&base, &v)
-		p.Properties[k] = base
+	out := maps.Clone(m)
+	if out == nil {
+		out = make(map[string]V, len(over))
 	}
+	maps.Copy(out, over)
+	return out
 }
