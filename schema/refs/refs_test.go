@@ -229,3 +229,51 @@ func TestResolveMergesUseSiteExtensions(t *testing.T) {
 		t.Errorf("list: strip-zero %v, unique key %q, list-unique %v", list.XStripZero, list.XUniqueKey, list.XListUnique)
 	}
 }
+
+// A Resolver gives what Resolve gives, sharing each resolved definition
+// between its uses: a use site's keywords (description, rules, wording)
+// are laid on a copy, never on the shared definition, whichever is
+// resolved first.
+func TestResolverSharesDefinitions(t *testing.T) {
+	doc := `{
+	  "a.Root": {"type": "object", "properties": {
+	    "first": {"allOf": [{"$ref": "#/components/schemas/a.Def"}], "description": "first",
+	      "x-kubernetes-validations": [{"rule": "self.x > 1"}], "x-kubernetes-validation-errors": {"type": {"message": "first's"}}},
+	    "second": {"allOf": [{"$ref": "#/components/schemas/a.Def"}], "description": "second", "x-kubernetes-lifecycle-note": "kept"},
+	    "list": {"type": "array", "items": {"$ref": "#/components/schemas/a.Def"}}}},
+	  "a.Other": {"type": "object", "properties": {"def": {"$ref": "#/components/schemas/a.Def"}}},
+	  "a.Def": {"type": "object", "description": "def", "properties": {"x": {"type": "integer"}},
+	    "x-kubernetes-validations": [{"rule": "self.x >= 0"}], "x-kubernetes-validation-errors": {"minimum": {"message": "def's"}}}
+	}`
+	d := defs(t, doc)
+	res := NewResolver(func(n string) (*schema.Props, error) { return d[n], nil })
+	for _, order := range [][]string{{"a.Def", "a.Root", "a.Other"}, {"a.Root", "a.Other", "a.Def"}} {
+		res := res
+		if order[0] != "a.Def" {
+			res = NewResolver(func(n string) (*schema.Props, error) { return d[n], nil })
+		}
+		for _, name := range order {
+			got, err := res.Resolve(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Resolve(defs(t, doc), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("%v: %s:\n got %s\nwant %s", order, name, g, w)
+			}
+		}
+		def, _ := res.Resolve("a.Def")
+		if def.Description != "def" || len(def.XValidations) != 1 || len(def.XValidationErrors) != 1 || def.Extra != nil {
+			t.Errorf("%v: the shared definition took a use site's keywords: %+v", order, def)
+		}
+	}
+	// the definitions given are not modified either
+	if g, _ := json.Marshal(d); string(g) != func() string { w, _ := json.Marshal(defs(t, doc)); return string(w) }() {
+		t.Errorf("definitions modified: %s", g)
+	}
+}
