@@ -107,6 +107,28 @@ type compiler struct {
 	// ratchets is x-kubernetes-ratcheting of the node being compiled,
 	// inherited from its parents (schema.Structural.Ratchets).
 	ratchets bool
+	// patterns holds the compiled patterns: one pattern is often on many
+	// nodes (a built-in kind's quantities), and a Regexp is safe for
+	// concurrent use.
+	patterns map[string]compiledPattern
+}
+
+type compiledPattern struct {
+	re  *regexp.Regexp
+	err error
+}
+
+// regexp compiles pattern once per compiler.
+func (c *compiler) regexp(pattern string) (*regexp.Regexp, error) {
+	if p, ok := c.patterns[pattern]; ok {
+		return p.re, p.err
+	}
+	re, err := regexp.Compile(pattern)
+	if c.patterns == nil {
+		c.patterns = map[string]compiledPattern{}
+	}
+	c.patterns[pattern] = compiledPattern{re, err}
+	return re, err
 }
 
 const maxSchemaDepth = 10000
@@ -163,25 +185,25 @@ func (c *compiler) structural(s *schema.Structural) (*node, error) {
 	}
 	n.metaBelow = n.embedded
 	n.listBelow = !n.notUnique && (n.listType == "set" || n.listType == "map") || len(n.uniqueKeys) > 0
-	for _, ch := range n.children() {
+	n.eachChild(func(ch *node) {
 		n.metaBelow = n.metaBelow || ch.metaBelow
 		n.listBelow = n.listBelow || ch.listBelow
-	}
+	})
 	return n, nil
 }
 
-func (n *node) children() []*node {
-	var out []*node
+// eachChild calls f with the items, additionalProperties and property
+// nodes of n (those that are set).
+func (n *node) eachChild(f func(*node)) {
 	if n.items != nil {
-		out = append(out, n.items)
+		f(n.items)
 	}
 	if n.additional != nil {
-		out = append(out, n.additional)
+		f(n.additional)
 	}
 	for _, p := range n.props {
-		out = append(out, p.n)
+		f(p.n)
 	}
-	return out
 }
 
 func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
@@ -212,9 +234,7 @@ func (c *compiler) nested(v *schema.NestedValueValidation) (*node, error) {
 		return nil, err
 	}
 	n.junctorsBelow = n.junctors
-	for _, ch := range n.children() {
-		n.junctorsBelow = n.junctorsBelow || ch.junctorsBelow
-	}
+	n.eachChild(func(ch *node) { n.junctorsBelow = n.junctorsBelow || ch.junctorsBelow })
 	return n, nil
 }
 
@@ -295,7 +315,7 @@ func (c *compiler) values(n *node, types []string, nullable bool, vv *schema.Val
 	n.maxLength, n.minLength = vv.MaxLength, vv.MinLength
 	n.pattern = vv.Pattern
 	if vv.Pattern != "" {
-		n.re, n.reErr = regexp.Compile(vv.Pattern)
+		n.re, n.reErr = c.regexp(vv.Pattern)
 	}
 	n.maxItems, n.minItems, n.uniqueItems = vv.MaxItems, vv.MinItems, vv.UniqueItems
 	if len(vv.Enum) > 0 {
