@@ -15,7 +15,7 @@ func BenchmarkCompileBuiltin(b *testing.B) {
 	if err := UseBuiltin(reg, 0); err != nil {
 		b.Fatal(err)
 	}
-	for _, gvk := range []schema.GroupVersionKind{{Version: "v1", Kind: "Pod"}, {Group: "apps", Version: "v1", Kind: "StatefulSet"}} {
+	for _, gvk := range []schema.GroupVersionKind{{Version: "v1", Kind: "Pod"}, {Group: "apps", Version: "v1", Kind: "Deployment"}, {Group: "apps", Version: "v1", Kind: "StatefulSet"}} {
 		s, found, err := reg.fallback(gvk)
 		if err != nil || !found {
 			b.Fatal(gvk, found, err)

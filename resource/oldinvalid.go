@@ -1,6 +1,8 @@
 package resource
 
 import (
+	"sync"
+
 	"context"
 	"maps"
 	"strings"
@@ -23,7 +25,14 @@ import (
 type oldInvalidSkip struct {
 	// old are the paths (as field.Path prints them) whose errors in the
 	// old object turn the skip on
-	old      []string
+	old []string
+	// skipping is compiled from schema on the first update that needs it
+	// (most runs have none): it compiles as the plain validator did, the
+	// same schema with skip marks, so its error is not expected; should it
+	// come, the plain validator is used.
+	schema   *schema.Structural
+	opts     validation.Options
+	once     sync.Once
 	skipping *validation.Validator
 }
 
@@ -76,23 +85,20 @@ func withSkippedOnUpdate(s *schema.Structural, path []string) *schema.Structural
 	return &c
 }
 
-// newOldInvalidSkip compiles the skipping validator of a schema with
-// marked properties (nil when it has none) with the kind's options.
+// newOldInvalidSkip prepares the skipping validator of a schema with
+// marked properties (nil when it has none) with the kind's options; it is
+// compiled when first needed.
 func newOldInvalidSkip(s *schema.Structural, opts validation.Options) (*oldInvalidSkip, error) {
 	sites := skipIfOldInvalidSites(s)
 	if len(sites) == 0 {
 		return nil, nil
 	}
-	out := &oldInvalidSkip{}
+	out := &oldInvalidSkip{opts: opts}
 	for _, site := range sites {
 		s = withSkippedOnUpdate(s, site.prop)
 		out.old = append(out.old, site.old)
 	}
-	v, err := validation.New(s, opts)
-	if err != nil {
-		return nil, err
-	}
-	out.skipping = v
+	out.schema = s
 	return out, nil
 }
 
@@ -106,6 +112,10 @@ func (o *oldInvalidSkip) validator(ctx context.Context, plain *validation.Valida
 	errs := plain.Validate(ctx, old, nil)
 	for _, p := range o.old {
 		if errorAtOrBelow(errs, p) {
+			o.once.Do(func() { o.skipping, _ = validation.New(o.schema, o.opts) })
+			if o.skipping == nil {
+				return plain
+			}
 			return o.skipping
 		}
 	}

@@ -1,6 +1,8 @@
 package resource
 
 import (
+	"sync"
+
 	"context"
 	"errors"
 	"fmt"
@@ -177,6 +179,29 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		NameGeneratedOnCreate: s.BuiltIn && builtin.NameGeneratedOnCreate(s.GVK.GroupKind()),
 		Formats:               fmts,
 	}
+	namespace := opts.DefaultNamespace
+	if namespace == "" {
+		namespace = "default"
+	}
+	out := &Validator{schema: s, namespace: namespace}
+	// The decode steps' compilers (defaulting, pruning, typed decoding,
+	// gated fields) read the schema only: they run beside the validator's,
+	// the longest, which a run waits for before its kind's first document.
+	var decodeSteps sync.WaitGroup
+	decodeSteps.Go(func() {
+		out.defaulter, out.noEmbedded = defaulting.NewDefaulter(s.Structural), !pruning.HasEmbeddedResource(s.Structural)
+		if s.BuiltIn && s.Definitions != nil {
+			out.typed = typed.NewChecker(s.Structural, typed.Types{Definition: s.Definitions, GoType: s.GoType})
+		}
+		if s.BuiltIn {
+			minor := opts.KubernetesMinor
+			if minor == 0 {
+				minor = validation.DefaultKubernetesMinor
+			}
+			out.gated = newGatedSet(gatedFields(s.Structural, minor, opts.FeatureGates, opts.LifecycleWarnings))
+		}
+	})
+	defer decodeSteps.Wait()
 	checked := s.Structural
 	if s.BuiltIn && s.StatusSubresource && !s.StatusOnCreate {
 		checked = ratchetingStatus(s.Structural)
@@ -185,26 +210,11 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
 	}
-	namespace := opts.DefaultNamespace
-	if namespace == "" {
-		namespace = "default"
-	}
-	var skip *oldInvalidSkip
+	out.validator = v
 	if s.BuiltIn {
-		if skip, err = newOldInvalidSkip(checked, vopts); err != nil {
+		if out.oldInvalid, err = newOldInvalidSkip(checked, vopts); err != nil {
 			return nil, fmt.Errorf("compiling the schema of %s (%s): %w", s.GVK, s.Source, err)
 		}
-	}
-	out := &Validator{schema: s, validator: v, oldInvalid: skip, defaulter: defaulting.NewDefaulter(s.Structural), namespace: namespace, noEmbedded: !pruning.HasEmbeddedResource(s.Structural)}
-	if s.BuiltIn && s.Definitions != nil {
-		out.typed = typed.NewChecker(s.Structural, typed.Types{Definition: s.Definitions, GoType: s.GoType})
-	}
-	if s.BuiltIn {
-		minor := opts.KubernetesMinor
-		if minor == 0 {
-			minor = validation.DefaultKubernetesMinor
-		}
-		out.gated = newGatedSet(gatedFields(s.Structural, minor, opts.FeatureGates, opts.LifecycleWarnings))
 	}
 	return out, nil
 }
