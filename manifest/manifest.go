@@ -92,7 +92,9 @@ type Options struct {
 	// its source (files as written and built objects alike), in input order, from the
 	// goroutine that called ReadPending, before ReadPending returns: a caller can start
 	// work on the document's kind (Pending.SniffGVK) while the rest of the input is
-	// read. p is valid only during the call.
+	// read. p is valid only during the call. The first documents of a large file are
+	// given once more before the file is read whole (from its first 64 KiB), so that
+	// such work starts earlier still.
 	Split func(p *Pending)
 }
 
