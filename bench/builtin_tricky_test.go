@@ -150,6 +150,10 @@ var trickyCases = []trickyCase{
 	{"hugepages request 2Mi, limit 2097152", podWith("    resources: {requests: {hugepages-2Mi: 2Mi, memory: 1Gi}, limits: {hugepages-2Mi: \"2097152\", memory: 1Gi}}\n", ""), false},
 	{"StatefulSet volume without claimName", strings.Replace(trickyStatefulSet, "- metadata: {name: data}", "- metadata: {name: other}", 1), true},
 	{"Service type: Bogus", trickyService + "  type: Bogus\n", true},
+	// RawExtension and FieldsV1 keep any JSON value: a ControllerRevision
+	// requires an object on create; managed fields are not validated.
+	{"ControllerRevision data: a string", "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r}\nrevision: 1\ndata: \"x\"\n", true},
+	{"managedFields[].fieldsV1: a string", strings.Replace(trickyPod, "  name: p\n", "  name: p\n  managedFields: [{manager: m, operation: Apply, apiVersion: v1, fieldsType: FieldsV1, fieldsV1: x}]\n", 1), false},
 }
 
 // runTrickyCases runs the explicit inputs on both sides, asserts the

@@ -125,7 +125,7 @@ func TestBuiltinTypedDecoding(t *testing.T) {
 
 // A runtime.RawExtension decodes any JSON value (its UnmarshalJSON keeps
 // the bytes), so a ControllerRevision whose data is a string is no decoding
-// error: from 1.31 a create requires a JSON object, an update only that
+// error (nor a managed field's fieldsV1, a metav1.FieldsV1): from 1.31 a create requires a JSON object, an update only that
 // data did not change. Expectations from bench's cmd/builtin-verdict
 // (k8s.io/kubernetes v1.37.2).
 func TestBuiltinRawExtension(t *testing.T) {
@@ -145,6 +145,9 @@ func TestBuiltinRawExtension(t *testing.T) {
 		{"create, an object", rev("", `{a: 1}`), "", nil, 0},
 		{"update, a stored string kept", rev(", labels: {a: b}", `"hello"`), rev("", `"hello"`), nil, 1},
 		{"update, a stored string replaced", rev("", `{a: 1}`), rev("", `"hello"`), []string{`data: Invalid value: {"a":1}: field is immutable`}, 0},
+		// metav1.FieldsV1 too keeps any JSON value, and nothing checks
+		// it: the field manager resets managed fields it cannot decode
+		{"managed fields", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\n  managedFields: [{manager: kubectl, operation: Apply, apiVersion: v1, fieldsType: FieldsV1, fieldsV1: x}]\n", "", nil, 0},
 		{"resource claim parameters", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n  devices:\n    requests: [{name: r, exactly: {deviceClassName: gpu.example.com}}]\n    config: [{opaque: {driver: gpu.example.com, parameters: x}}]\n", "",
 			// the apiserver prints "<value omitted>" as the value
 			[]string{`spec.devices.config[0].opaque.parameters: Invalid value: "string": must be a valid JSON object`}, 0},

@@ -175,6 +175,13 @@ func (r *resolver) resolveDef(name string, d *schema.Props) (*schema.Props, erro
 		// stores and prints it; so a string (dyn in CEL, where rules take
 		// quantity(x)) with resource.ParseQuantity's pattern.
 		return &schema.Props{Description: d.Description, XIntOrString: true, Pattern: quantityPattern}, nil
+	case strings.HasSuffix(name, ".apis.meta.v1.FieldsV1") && !r.crd:
+		// A built-in object's managed fields: FieldsV1.UnmarshalJSON keeps
+		// any JSON value, and nothing validates it (the field manager
+		// resets managed fields it cannot decode), so any value is
+		// accepted: no type.
+		t := true
+		return &schema.Props{Description: d.Description, XPreserveUnknownFields: &t}, nil
 	case strings.HasSuffix(name, ".pkg.runtime.RawExtension"), strings.HasSuffix(name, ".apis.meta.v1.FieldsV1"), strings.HasSuffix(name, ".pkg.runtime.Unknown"):
 		t := true
 		return &schema.Props{Description: d.Description, Type: "object", XPreserveUnknownFields: &t}, nil

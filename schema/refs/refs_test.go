@@ -104,21 +104,24 @@ func TestResolveWellKnownTypes(t *testing.T) {
 	}`
 	common := `"port": {"description": "ios", "x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]},
 	    "raw": {"type": "object", "description": "raw", "x-kubernetes-preserve-unknown-fields": true},
-	    "fields": {"type": "object", "description": "f", "x-kubernetes-preserve-unknown-fields": true},
 	    "unknown": {"type": "object", "description": "u", "x-kubernetes-preserve-unknown-fields": true}`
+	// a built-in object's managed fields take any JSON value (no type);
+	// controller-gen's FieldsV1 is an object
+	builtinFields := `"fields": {"description": "f", "x-kubernetes-preserve-unknown-fields": true}`
+	crdFields := `"fields": {"type": "object", "description": "f", "x-kubernetes-preserve-unknown-fields": true}`
 	got, err := Resolve(defs(t, src), "a.Root")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// the apiserver accepts a Quantity as a string or any number (0.5):
 	// untyped, with the pattern ParseQuantity applies to strings
-	equalJSON(t, got, `{"type": "object", "properties": {`+common+`,
+	equalJSON(t, got, `{"type": "object", "properties": {`+common+`, `+builtinFields+`,
 	    "cpu": {"description": "q", "x-kubernetes-int-or-string": true, "pattern": `+jsonString(quantityPattern)+`}}}`)
 	got, err = ResolveCRD(defs(t, src), "a.Root")
 	if err != nil {
 		t.Fatal(err)
 	}
-	equalJSON(t, got, `{"type": "object", "properties": {`+common+`,
+	equalJSON(t, got, `{"type": "object", "properties": {`+common+`, `+crdFields+`,
 	    "cpu": {"description": "q", "x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}], "pattern": `+jsonString(crdQuantityPattern)+`}}}`)
 }
 
