@@ -36,8 +36,9 @@ func (e *exitError) Error() string {
 }
 
 func main() {
-	// GOGC 400 and a soft memory limit that follows the live heap,
-	// unless the environment sets them (kdv.dev/internal/gcpolicy).
+	// GOGC 400 and a soft memory limit that follows the live heap, with
+	// huge pages below it, unless the environment sets them
+	// (kdv.dev/internal/gcpolicy).
 	gcpolicy.Apply()
 	useCompileCache()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -26,9 +26,19 @@
 // twice the live heap the collection found), so a large live heap never
 // makes the collector run back to back, as a fixed limit near the live
 // heap does (a 64 MiB limit doubled the time of the run above).
+//
+// With the limit, the first 96 MiB of the heap are advised to the kernel
+// as transparent huge pages (preferHugePages; Linux only, and not with
+// GODEBUG=disablethp=1, Go's own switch for them). A fresh page is still
+// a page fault, but one 2 MiB page replaces 512 of 4 KiB: on the VM above,
+// 10,000 built-in documents fault 3,500 pages instead of 23,000, one Pod
+// 3,000 instead of 9,000 (medians of 7 interleaved runs: 0.94 s to 0.76 s,
+// and 0.29 s to 0.17 s).
 package gcpolicy
 
 import (
+	"strings"
+
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -47,13 +57,17 @@ var minLimit int64 = 96 << 20
 const liveFactor = 2
 
 // Apply sets GOGC to Percent unless GOGC is set, and the soft memory limit
-// unless GOMEMLIMIT is set. Call it once, first thing in main.
+// unless GOMEMLIMIT is set, with the advice for huge pages below it unless
+// GODEBUG has disablethp=1. Call it once, first thing in main.
 func Apply() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(Percent)
 	}
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
+	}
+	if !strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		preferHugePages(int(minLimit))
 	}
 	debug.SetMemoryLimit(minLimit)
 	watching.Store(true)
