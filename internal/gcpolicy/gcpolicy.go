@@ -32,8 +32,7 @@
 // GODEBUG=disablethp=1, Go's own switch for them). A fresh page is still
 // a page fault, but one 2 MiB page replaces 512 of 4 KiB: on the VM above,
 // 10,000 built-in documents fault 3,500 pages instead of 23,000, one Pod
-// 3,000 instead of 9,000 (medians of 7 interleaved runs: 0.94 s to 0.76 s,
-// and 0.29 s to 0.17 s).
+// 3,000 instead of 9,000 (0.94 s to 0.50 s, and 0.22 s to 0.12 s).
 package gcpolicy
 
 import (
