@@ -10,7 +10,8 @@ import (
 
 // A large file's first documents reach the Split hook before the file is
 // read whole (while ReadPending reads the rest), then again with every
-// document in order; what is read is the file as written.
+// document in order; what is read is the file as written, large or small,
+// from one open.
 func TestReadPeekingLargeFile(t *testing.T) {
 	var b bytes.Buffer
 	for i := 0; b.Len() < 3*peekBytes; i++ {
@@ -54,5 +55,12 @@ func TestReadPeekingLargeFile(t *testing.T) {
 	pending, err = ReadPending([]string{small}, nil, Options{Split: func(p *Pending) { kinds = append(kinds, "") }})
 	if err != nil || len(kinds) != len(pending) {
 		t.Errorf("small file: %d calls for %d documents (%v)", len(kinds), len(pending), err)
+	}
+	if data, err := readPeeking(small, nil, func(*Pending) {}); err != nil || !bytes.Equal(data, b.Bytes()[:4096]) {
+		t.Errorf("small file: read %d bytes (%v), it has 4096", len(data), err)
+	}
+	// a directory is an error, as os.ReadFile says
+	if _, err := readPeeking(t.TempDir(), nil, func(*Pending) {}); err == nil {
+		t.Error("read a directory without an error")
 	}
 }

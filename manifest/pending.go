@@ -197,13 +197,17 @@ func readPeeking(name string, stdin io.Reader, hook func(*Pending)) ([]byte, err
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() <= 2*peekBytes {
-		return readSource(name, stdin)
+	// as os.ReadFile: one more byte than the size (a file that grew is
+	// read to its end by readAllInto's growth), 512 when the size is not
+	// known
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
 	}
-	// one more byte than the size, as os.ReadFile: a file that grew is
-	// read to its end by ReadAll's growth
-	data := make([]byte, 0, fi.Size()+1)
+	data := make([]byte, 0, max(size+1, 512))
+	if size <= 2*peekBytes {
+		return readAllInto(f, data)
+	}
 	n, err := io.ReadFull(f, data[:peekBytes])
 	if err != nil {
 		return nil, err
