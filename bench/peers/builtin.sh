@@ -19,14 +19,17 @@
 # repository), KEEP=1 (keep the work directory with the inputs, schemas and
 # tool outputs; its path is logged).
 #
-# Inputs (bench/peers/genbuiltin): every Deployment, Service, ConfigMap and
-# Pod of the examples is a seed; each seed is first validated alone by both
+# Inputs (bench/peers/genbuiltin): every object of a built-in API group in
+# the examples is a seed; each seed is first validated alone by both
 # tools, and the seeds either rejects are left out (and listed in the
 # results, with both verdicts). Document i is a copy of a seed of kind
-# i%4 with its name, labels, image tags, ports (and ConfigMap data) varied
-# by i. Inputs: (a) 10,000 documents in one file, (b) the same in 1,000
-# files of 10, (a1k) the first 1,000 in one file, (1) the first alone.
-# kubeconform's schemas (bench/peers/kcschemas) are the kinds' schemas from
+# i%4 (Deployment, Service, ConfigMap, Pod) with its name, labels, image
+# tags, ports (and ConfigMap data) varied by i. Inputs: (a) 10,000
+# documents in one file, (b) the same in 1,000 files of 10, (a1k) the
+# first 1,000 in one file, (1) the first alone, and (m) 10,000 documents
+# of every seed kind (issue 13's mixed kinds), document i a copy of seed
+# i, so that kinds come in the examples' proportions.
+# kubeconform's schemas (bench/peers/kcschemas) are every kind's schema from
 # kdv.dev/builtin converted as openapi2jsonschema --kubernetes --strict
 # does; kubeconform runs with -strict (unknown fields are errors, as in kdv).
 #
@@ -85,7 +88,7 @@ fi
 # ---------------------------------------------------------------- schemas
 log "writing kubeconform's schemas from kdv's built-in data (Kubernetes 1.$MINOR)"
 KC_SCHEMAS=$WORK/kc-schemas
-"$BIN/kcschemas" -minor "$MINOR" -out "$KC_SCHEMAS" >/dev/null
+"$BIN/kcschemas" -minor "$MINOR" -kinds all -out "$KC_SCHEMAS" >/dev/null
 
 # The exact commands (INPUT is replaced per input).
 CMD_KDV="$KDV validate --kubernetes-version 1.$MINOR -j $JOBS INPUT"
@@ -144,7 +147,10 @@ log "generating inputs"
   >"$WORK/genbuiltin.txt" 2>/dev/null
 "$BIN/genbuiltin" -seeds "$CORPUS" -exclude "$EXCLUDE" -out "$WORK/small" -docs 1000 -files 0 >/dev/null 2>&1
 "$BIN/genbuiltin" -seeds "$CORPUS" -exclude "$EXCLUDE" -out "$WORK/one" -docs 1 -files 0 >/dev/null 2>&1
+"$BIN/genbuiltin" -seeds "$CORPUS" -exclude "$EXCLUDE" -out "$WORK/mixed" -docs 10000 -files 0 -mixed \
+  >>"$WORK/genbuiltin.txt" 2>/dev/null
 A=$WORK/full/one-file.yaml
+M=$WORK/mixed/one-file.yaml
 B=$WORK/full/many-files
 A1K=$WORK/small/one-file.yaml
 ONE=$WORK/one/one-file.yaml
@@ -175,6 +181,7 @@ verdict() { # label input tool
 }
 for t in kdv kubeconform; do
   verdict "(a) 10,000 docs, 1 file" "$A" $t
+  verdict "(m) 10,000 docs of mixed kinds, 1 file" "$M" $t
   verdict "(b) 1,000 files x 10 docs" "$B" $t
   verdict "(a1k) 1,000 docs, 1 file" "$A1K" $t
   verdict "(1) 1 doc" "$ONE" $t
@@ -298,6 +305,8 @@ EOF
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 log "timing (a) 10,000 documents in one file"
 timeit "$WORK/t-a.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$A")" kubeconform "$(cmd_for "$CMD_KC" "$A")"
+log "timing (m) 10,000 documents of mixed kinds in one file"
+timeit "$WORK/t-m.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$M")" kubeconform "$(cmd_for "$CMD_KC" "$M")"
 log "timing (b) 1,000 files of 10 documents"
 timeit "$WORK/t-b.json" "$RUNS" 1 kdv "$(cmd_for "$CMD_KDV" "$B")" kubeconform "$(cmd_for "$CMD_KC" "$B")"
 log "timing (a1k) 1,000 documents in one file"
@@ -312,6 +321,7 @@ python3 - "$WORK" >"$TIMES" <<'EOF'
 import json, os, sys
 w = sys.argv[1]
 groups = [("(a) 10,000 docs, 1 file", 10000, "t-a.json"),
+          ("(m) 10,000 docs of mixed kinds, 1 file", 10000, "t-m.json"),
           ("(b) 1,000 files x 10 docs", 10000, "t-b.json"),
           ("(a1k) 1,000 docs, 1 file", 1000, "t-a1k.json"),
           ("(1) 1 doc: start-up", 1, "t-one.json")]

@@ -23,6 +23,14 @@
 // every container image re-tagged (digests are kept), Service ports and
 // container ports shifted by i%100 (where that stays a valid port and no
 // hostPort pins them) and, for ConfigMaps, extra data keys.
+//
+// With -mixed, the seeds are every object of a built-in API group in the
+// examples (Services, Pods, ReplicationControllers, StorageClasses,
+// PersistentVolumeClaims, Secrets, RBAC, HorizontalPodAutoscalers, ...),
+// and document i copies seed i (cycling), so that kinds come in the
+// proportions the examples have them, varied as above (name and label
+// only for the kinds not listed there). -seed-dir always writes the seeds
+// of every built-in kind, so that one check of the seeds serves both.
 package main
 
 import (
@@ -55,6 +63,7 @@ func main() {
 	files := flag.Int("files", 1000, "files in many-files/ (0: none)")
 	perFile := flag.Int("per-file", 10, "documents per file in many-files/")
 	exclude := flag.String("exclude", "", "comma-separated seed IDs (path#index) to leave out")
+	mixed := flag.Bool("mixed", false, "seeds of every built-in kind, in the examples' proportions (default: Deployments, Services, ConfigMaps and Pods, a quarter each)")
 	flag.Parse()
 	if *seedRoot == "" || (*seedDir == "") == (*out == "") {
 		fmt.Fprintln(os.Stderr, "genbuiltin: need -seeds and exactly one of -seed-dir, -out")
@@ -67,7 +76,7 @@ func main() {
 			skip[s] = true
 		}
 	}
-	seeds, unparsed, err := readSeeds(*seedRoot, skip)
+	seeds, unparsed, err := readSeeds(*seedRoot, skip, *mixed || *seedDir != "")
 	must(err)
 	if unparsed > 0 {
 		fmt.Fprintf(os.Stderr, "genbuiltin: %d documents under %s are not YAML objects (templates, duplicate keys): not seeds\n", unparsed, *seedRoot)
@@ -87,15 +96,21 @@ func main() {
 	for _, s := range seeds {
 		byKind[s.kind] = append(byKind[s.kind], s)
 	}
-	for _, k := range kinds {
-		if len(byKind[k.kind]) == 0 {
-			must(fmt.Errorf("no %s seeds left in %s", k.kind, *seedRoot))
-		}
-	}
 	doc := func(i int) map[string]any {
+		if *mixed {
+			return vary(seeds[i%len(seeds)], i)
+		}
 		k := kinds[i%len(kinds)].kind
 		list := byKind[k]
 		return vary(list[(i/len(kinds))%len(list)], i)
+	}
+	if *mixed && len(seeds) == 0 {
+		must(fmt.Errorf("no seeds left in %s", *seedRoot))
+	}
+	for _, k := range kinds {
+		if !*mixed && len(byKind[k.kind]) == 0 {
+			must(fmt.Errorf("no %s seeds left in %s", k.kind, *seedRoot))
+		}
 	}
 	must(os.MkdirAll(*out, 0o755))
 	must(write(filepath.Join(*out, "one-file.yaml"), doc, 0, *docs))
@@ -105,8 +120,12 @@ func main() {
 			must(write(filepath.Join(*out, "many-files", fmt.Sprintf("%04d.yaml", f)), doc, f**perFile, *perFile))
 		}
 	}
-	fmt.Printf("genbuiltin: %d seeds (%d Deployment, %d Service, %d ConfigMap, %d Pod), %d left out; %d docs in one-file.yaml",
-		len(seeds), len(byKind["Deployment"]), len(byKind["Service"]), len(byKind["ConfigMap"]), len(byKind["Pod"]), len(skip), *docs)
+	if *mixed {
+		fmt.Printf("genbuiltin: %d seeds of %d kinds, %d left out; %d docs in one-file.yaml", len(seeds), len(byKind), len(skip), *docs)
+	} else {
+		fmt.Printf("genbuiltin: %d seeds (%d Deployment, %d Service, %d ConfigMap, %d Pod), %d left out; %d docs in one-file.yaml",
+			len(seeds), len(byKind["Deployment"]), len(byKind["Service"]), len(byKind["ConfigMap"]), len(byKind["Pod"]), len(skip), *docs)
+	}
 	if *files > 0 {
 		fmt.Printf("; %d files x %d docs in many-files/", *files, *perFile)
 	}
@@ -118,11 +137,12 @@ type seed struct {
 	obj            map[string]any
 }
 
-// readSeeds returns the objects of the seed kinds in the YAML files under
-// root, in path order, except those whose ID is in skip, and the number of
-// documents that do not parse (the examples hold a few templates with
-// {{ }} and objects with duplicate keys): those are not seeds.
-func readSeeds(root string, skip map[string]bool) ([]seed, int, error) {
+// readSeeds returns the objects of the seed kinds (all: of every built-in
+// API group) in the YAML files under root, in path order, except those
+// whose ID is in skip, and the number of documents that do not parse (the
+// examples hold a few templates with {{ }} and objects with duplicate
+// keys): those are not seeds.
+func readSeeds(root string, skip map[string]bool, all bool) ([]seed, int, error) {
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -159,7 +179,8 @@ func readSeeds(root string, skip map[string]bool) ([]seed, int, error) {
 				continue
 			}
 			kind, _ := obj["kind"].(string)
-			if av, ok := want[kind]; !ok || obj["apiVersion"] != av {
+			av, _ := obj["apiVersion"].(string)
+			if want[kind] != av && !(all && kind != "" && builtinGroup(av)) {
 				continue
 			}
 			meta, _ := obj["metadata"].(map[string]any)
@@ -172,6 +193,18 @@ func readSeeds(root string, skip map[string]bool) ([]seed, int, error) {
 		}
 	}
 	return seeds, unparsed, nil
+}
+
+// builtinGroup reports whether apiVersion is of the core group or of a
+// *.k8s.io or unqualified (apps, batch, policy, autoscaling) group: those a
+// kube-apiserver serves, not custom resources (monitoring.coreos.com).
+// Versions no longer served are left to the check of the seeds.
+func builtinGroup(apiVersion string) bool {
+	group, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		return apiVersion != ""
+	}
+	return !strings.Contains(group, ".") || strings.HasSuffix(group, ".k8s.io")
 }
 
 // splitDocs splits a YAML stream at "---" lines.
