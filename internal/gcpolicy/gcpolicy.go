@@ -65,12 +65,27 @@ func Apply() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	if !strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
-		preferHugePages(int(minLimit))
+	if godebug("disablethp") != "1" {
+		hugePages(int(minLimit))
 	}
 	debug.SetMemoryLimit(minLimit)
 	watching.Store(true)
 	watch()
+}
+
+// hugePages is preferHugePages (a variable for tests).
+var hugePages = preferHugePages
+
+// godebug returns the value of the GODEBUG setting name ("" when unset),
+// the last one when it is given twice, as the runtime reads it.
+func godebug(name string) string {
+	v := ""
+	for _, kv := range strings.Split(os.Getenv("GODEBUG"), ",") {
+		if k, val, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
 }
 
 // watching: the limit follows the live heap (tests turn it off).

@@ -71,3 +71,34 @@ func TestApplyLeavesEnvironment(t *testing.T) {
 		t.Errorf("memory limit = %d, want it left alone", got)
 	}
 }
+
+// The heap's huge pages come with the memory limit, and not at all with
+// GODEBUG=disablethp=1, Go's switch for them.
+func TestApplyHugePages(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer watching.Store(false)
+	defer func(f func(int) bool) { hugePages = f }(hugePages)
+	for _, c := range []struct {
+		godebug, gomemlimit string
+		want                int
+	}{
+		{"", "", int(minLimit)},
+		{"http2client=0", "", int(minLimit)},
+		{"disablethp=1", "", 0},
+		{"http2client=0,disablethp=1", "", 0},
+		{"disablethp=1,disablethp=0", "", int(minLimit)},
+		{"", "1GiB", 0},
+	} {
+		asked := 0
+		hugePages = func(n int) bool { asked = n; return true }
+		t.Setenv("GOGC", "")
+		t.Setenv("GODEBUG", c.godebug)
+		t.Setenv("GOMEMLIMIT", c.gomemlimit)
+		Apply()
+		watching.Store(false)
+		if asked != c.want {
+			t.Errorf("GODEBUG=%q GOMEMLIMIT=%q: huge pages for %d bytes, want %d", c.godebug, c.gomemlimit, asked, c.want)
+		}
+	}
+}
