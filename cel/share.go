@@ -32,18 +32,29 @@ type shareKey struct {
 	fp    [sha256.Size]byte
 }
 
-var sharedRules sync.Map // shareKey → *nodeRules
+var sharedRules sync.Map // shareKey → *sharedEntry
+
+// sharedEntry is one shared compilation, made once: workers validating
+// the first documents of several kinds reach the same pod template nodes
+// at the same time, and would each compile them.
+type sharedEntry struct {
+	once  sync.Once
+	rules *nodeRules
+}
 
 // sharedCompile returns the compiled rules of a node with schema s and
 // fingerprint fp (fingerprint), compiling them with compile the first time
-// an equal schema is seen.
+// an equal schema is seen; a caller that comes while another compiles them
+// waits for its result.
 func sharedCompile(env *environment.EnvSet, limit uint64, root bool, fp [sha256.Size]byte, compile func(fp *[sha256.Size]byte) *nodeRules) *nodeRules {
 	k := shareKey{env: env, limit: limit, root: root, fp: fp}
-	if r, ok := sharedRules.Load(k); ok {
-		return r.(*nodeRules)
+	e, ok := sharedRules.Load(k)
+	if !ok {
+		e, _ = sharedRules.LoadOrStore(k, &sharedEntry{})
 	}
-	r, _ := sharedRules.LoadOrStore(k, compile(&k.fp))
-	return r.(*nodeRules)
+	entry := e.(*sharedEntry)
+	entry.once.Do(func() { entry.rules = compile(&k.fp) })
+	return entry.rules
 }
 
 // fingerprint hashes what compiling s's rules depends on: the rules and
