@@ -9,6 +9,8 @@ import (
 )
 
 func TestLimit(t *testing.T) {
+	defer func(f int64) { floor.Store(f) }(floor.Load())
+	floor.Store(0) // before Apply: minLimit
 	for _, c := range []struct{ live, want int64 }{
 		{0, 96 << 20},
 		{40 << 20, 96 << 20},
@@ -20,6 +22,17 @@ func TestLimit(t *testing.T) {
 			t.Errorf("Limit(%d) = %d, want %d", c.live, got, c.want)
 		}
 	}
+	floor.Store(hugeLimit) // Apply with huge pages
+	for _, c := range []struct{ live, want int64 }{
+		{0, 160 << 20},
+		{64 << 20, 160 << 20},
+		{80 << 20, 160 << 20},
+		{100 << 20, 200 << 20},
+	} {
+		if got := Limit(c.live); got != c.want {
+			t.Errorf("huge pages: Limit(%d) = %d, want %d", c.live, got, c.want)
+		}
+	}
 }
 
 // TestApply: the settings are made unless the environment sets them, and
@@ -27,9 +40,9 @@ func TestLimit(t *testing.T) {
 func TestApply(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
-	defer func(m int64) { minLimit = m }(minLimit)
+	defer func(m, h int64) { minLimit, hugeLimit = m, h }(minLimit, hugeLimit)
 	defer watching.Store(false)
-	minLimit = 1 << 20
+	minLimit, hugeLimit = 1<<20, 1<<20
 
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
@@ -83,15 +96,16 @@ func TestApplyHugePages(t *testing.T) {
 		godebug, gomemlimit string
 		want                int
 	}{
-		{"", "", int(minLimit)},
-		{"http2client=0", "", int(minLimit)},
+		{"", "", int(hugeLimit)},
+		{"http2client=0", "", int(hugeLimit)},
 		{"disablethp=1", "", 0},
 		{"http2client=0,disablethp=1", "", 0},
-		{"disablethp=1,disablethp=0", "", int(minLimit)},
+		{"disablethp=1,disablethp=0", "", int(hugeLimit)},
 		{"", "1GiB", 0},
 	} {
 		asked := 0
 		hugePages = func(n int) bool { asked = n; return true }
+		debug.SetMemoryLimit(math.MaxInt64)
 		t.Setenv("GOGC", "")
 		t.Setenv("GODEBUG", c.godebug)
 		t.Setenv("GOMEMLIMIT", c.gomemlimit)
@@ -100,5 +114,30 @@ func TestApplyHugePages(t *testing.T) {
 		if asked != c.want {
 			t.Errorf("GODEBUG=%q GOMEMLIMIT=%q: huge pages for %d bytes, want %d", c.godebug, c.gomemlimit, asked, c.want)
 		}
+		// the higher floor only with the advice taken
+		want := int64(math.MaxInt64)
+		switch {
+		case c.gomemlimit != "":
+		case asked != 0:
+			want = hugeLimit
+		default:
+			want = minLimit
+		}
+		if got := debug.SetMemoryLimit(-1); got != want {
+			t.Errorf("GODEBUG=%q GOMEMLIMIT=%q: memory limit %d, want %d", c.godebug, c.gomemlimit, got, want)
+		}
+	}
+	// a kernel without transparent huge pages (or refusing the advice):
+	// the lower floor
+	hugePages = func(int) bool { return false }
+	t.Setenv("GODEBUG", "")
+	t.Setenv("GOMEMLIMIT", "")
+	Apply()
+	watching.Store(false)
+	if got := debug.SetMemoryLimit(-1); got != minLimit {
+		t.Errorf("advice refused: memory limit %d, want %d", got, minLimit)
+	}
+	if got := Limit(0); got != minLimit {
+		t.Errorf("advice refused: Limit(0) = %d, want %d", got, minLimit)
 	}
 }
