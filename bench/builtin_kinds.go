@@ -11,6 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
+	aggregatorinstall "k8s.io/kube-aggregator/pkg/apis/apiregistration/install"
+	"k8s.io/kube-aggregator/pkg/registry/apiservice"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	// The API groups the strategies below need in legacyscheme: versioned
 	// types, defaulters, conversions, declarative validation.
@@ -193,6 +196,17 @@ var builtinKinds = map[schema.GroupKind]builtinKind{
 	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:         {resource: "resourceclaims", versions: v1, strategy: resourceclaim.NewStrategy(unlabelledNamespaces{}, nil)},
 	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}: {resource: "resourceclaimtemplates", versions: v1, strategy: resourceclaimtemplate.NewStrategy(unlabelledNamespaces{})},
 	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:         {resource: "resourceslices", versions: v1, strategy: resourceslice.Strategy},
+
+	// kube-aggregator's, served by kube-apiserver's aggregator (its
+	// scheme is installed in legacyscheme below)
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}: {resource: "apiservices", versions: v1, strategy: apiservice.NewStrategy(legacyscheme.Scheme)},
+}
+
+func init() {
+	// The aggregator decodes APIServices with its own scheme (types,
+	// defaulters, conversions of apiregistration.k8s.io); the reference
+	// decodes every kind with legacyscheme, so the group is added there.
+	aggregatorinstall.Install(legacyscheme.Scheme)
 }
 
 var v1 = []string{"v1"}

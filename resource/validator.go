@@ -176,6 +176,7 @@ func Compile(s Schema, opts Options) (*Validator, error) {
 		Scale:                 s.Scale,
 		NameValidation:        nameRule,
 		MetaOnUpdate:          s.BuiltIn && builtin.MetaValidatedOnUpdateFor(s.GVK.GroupKind(), opts.KubernetesMinor),
+		MetadataRepeats:       s.BuiltIn && !builtin.ErrorsFiltered(s.GVK.GroupKind()),
 		NameGeneratedOnCreate: s.BuiltIn && builtin.NameGeneratedOnCreate(s.GVK.GroupKind()),
 		Formats:               fmts,
 	}

@@ -126,6 +126,11 @@ type Options struct {
 	// validation of many built-in kinds does (kdv.dev/builtin
 	// MetaValidatedOnUpdate).
 	MetaOnUpdate bool
+	// MetadataRepeats keeps the repeats of metadata errors on every
+	// release: the kind's strategy does not end with the filter the
+	// k8s.io/kubernetes strategies end with from 1.37 (withoutRepeats;
+	// kdv.dev/builtin ErrorsFiltered).
+	MetadataRepeats bool
 	// NameGeneratedOnCreate accepts an object without name or generateName
 	// on create, whose registry names it (kdv.dev/builtin
 	// NameGeneratedOnCreate).
@@ -269,7 +274,7 @@ func (v *Validator) ValidateWithWarnings(ctx context.Context, obj, old any) (fie
 	if v.opts.BuiltIn && len(errs) > 1 {
 		// before 1.37 strategies did not filter the list: repeats stay
 		m := v.opts.KubernetesMinor
-		errs = withoutRepeats(errs, m == 0 || m >= 37)
+		errs = withoutRepeats(errs, !v.opts.MetadataRepeats && (m == 0 || m >= 37))
 	}
 	if len(warnings) > 1 {
 		// the apiserver's warning recorder drops a warning it already has

@@ -90,6 +90,10 @@ type Scope struct {
 	// Whole are packages (of Packages) every function of which is an
 	// entry point: packages whose kinds are all in scope.
 	Whole []string
+	// Dirs maps packages of other modules, named in Packages by import
+	// path (k8s.io/kube-aggregator/pkg/apis/apiregistration/validation),
+	// to their directories.
+	Dirs map[string]string
 }
 
 // Analyze scans the packages of scope under root (the k8s.io/kubernetes
@@ -107,6 +111,9 @@ func Analyze(root string, scope Scope) ([]Site, error) {
 	fset := token.NewFileSet()
 	for _, pkg := range scope.Packages {
 		dir := filepath.Join(root, pkg)
+		if d, ok := scope.Dirs[pkg]; ok {
+			dir = d
+		}
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			return nil, err

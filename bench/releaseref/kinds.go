@@ -8,6 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
+	aggregatorinstall "k8s.io/kube-aggregator/pkg/apis/apiregistration/install"
+	"k8s.io/kube-aggregator/pkg/registry/apiservice"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	// The API groups the strategies below need in legacyscheme: versioned
 	// types, defaulters, conversions, declarative validation.
@@ -171,6 +174,15 @@ var builtinKinds = map[schema.GroupKind]builtinKind{
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     {resource: "mutatingwebhookconfigurations", versions: v1, strategy: mutatingwebhookconfiguration.Strategy},
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        {resource: "validatingadmissionpolicies", versions: v1, strategy: validatingadmissionpolicy.NewStrategy(nil, noResolver)},
 	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: {resource: "validatingadmissionpolicybindings", versions: v1, strategy: validatingadmissionpolicybinding.NewStrategy(nil, nil, noResolver)},
+
+	// kube-aggregator's (its scheme is installed in legacyscheme below)
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}: {resource: "apiservices", versions: v1, strategy: apiservice.NewStrategy(legacyscheme.Scheme)},
+}
+
+func init() {
+	// The aggregator decodes APIServices with its own scheme; the
+	// reference decodes every kind with legacyscheme.
+	aggregatorinstall.Install(legacyscheme.Scheme)
 }
 
 var v1 = []string{"v1"}
