@@ -239,7 +239,8 @@ func write(name string, doc func(int) map[string]any, start, n int) error {
 
 // vary returns a deep copy of s's object varied by i, still valid: a
 // distinct name (a DNS label of at most 63 characters, as Service names
-// must be), an instance label, new image tags, shifted ports, more data.
+// must be; an APIService's version.group, with a group of its own), an
+// instance label, new image tags, shifted ports, more data.
 func vary(s seed, i int) map[string]any {
 	obj := deepCopy(s.obj).(map[string]any)
 	base := s.name
@@ -273,6 +274,18 @@ func vary(s seed, i int) map[string]any {
 				pm := p.(map[string]any)
 				pm["port"] = pm["port"].(float64) + shift
 			}
+		}
+	case "APIService":
+		// the name must be spec.version + "." + spec.group: a group of
+		// its own (a DNS subdomain) names each copy
+		spec, _ := obj["spec"].(map[string]any)
+		group, _ := spec["group"].(string)
+		version, _ := spec["version"].(string)
+		if group != "" && version != "" {
+			spec["group"] = fmt.Sprintf("g%05d.%s", i, group)
+			name = version + "." + spec["group"].(string)
+			meta["name"] = name
+			setLabel(meta, name)
 		}
 	case "ConfigMap":
 		data, _ := obj["data"].(map[string]any)

@@ -39,6 +39,16 @@ func TestVary(t *testing.T) {
 		t.Error("vary modified the seed")
 	}
 
+	// an APIService's name is version.group: the copy gets its own group
+	as := seed{kind: "APIService", name: "v1beta1.metrics.k8s.io", obj: map[string]any{
+		"metadata": map[string]any{"name": "v1beta1.metrics.k8s.io"},
+		"spec":     map[string]any{"group": "metrics.k8s.io", "version": "v1beta1"},
+	}}
+	got = vary(as, 7)
+	if n, g := got["metadata"].(map[string]any)["name"], got["spec"].(map[string]any)["group"]; n != "v1beta1.g00007.metrics.k8s.io" || g != "g00007.metrics.k8s.io" {
+		t.Errorf("APIService name %v, group %v: want v1beta1.g00007.metrics.k8s.io and g00007.metrics.k8s.io", n, g)
+	}
+
 	dep := seed{kind: "Deployment", name: "web", obj: map[string]any{
 		"metadata": map[string]any{"name": "web"},
 		"spec": map[string]any{"template": map[string]any{
