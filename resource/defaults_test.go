@@ -127,3 +127,44 @@ func TestBuiltinDeclarativeFormats(t *testing.T) {
 		}
 	}
 }
+
+// ValidateInPlace gives Validate's outcome and changes the object itself
+// (defaults set, unknown fields pruned), where Validate leaves its input
+// alone; an old object is not changed by either.
+func TestValidateInPlace(t *testing.T) {
+	reg := NewRegistry(Options{})
+	if err := UseBuiltin(reg, 0); err != nil {
+		t.Fatal(err)
+	}
+	v, err := reg.Validator(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const doc = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+	  "spec": {"containers": [{"name": "c", "image": "nginx:1.27", "ports": [{"containerPort": 99999}]}]}}`
+	for _, old := range []string{"", doc} {
+		var oldObj map[string]any
+		if old != "" {
+			oldObj = schematest.JSON(t, old).(map[string]any)
+		}
+		in := schematest.JSON(t, doc).(map[string]any)
+		copied := v.Validate(context.Background(), in, oldObj)
+		if !reflect.DeepEqual(in, schematest.JSON(t, doc)) {
+			t.Errorf("Validate changed its input: %s", schematest.Indent(in))
+		}
+		inPlace := v.ValidateInPlace(context.Background(), in, oldObj)
+		if !reflect.DeepEqual(inPlace.Errors, copied.Errors) || !reflect.DeepEqual(inPlace.Warnings, copied.Warnings) {
+			t.Errorf("old %v: ValidateInPlace errors %v warnings %v, Validate %v %v", old != "", inPlace.Errors, inPlace.Warnings, copied.Errors, copied.Warnings)
+		}
+		if len(inPlace.Errors) == 0 {
+			t.Errorf("old %v: port 99999 accepted", old != "")
+		}
+		c := in["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+		if c["imagePullPolicy"] != "IfNotPresent" || in["spec"].(map[string]any)["restartPolicy"] != "Always" {
+			t.Errorf("old %v: the object was not defaulted in place: %s", old != "", schematest.Indent(in))
+		}
+		if oldObj != nil && !reflect.DeepEqual(oldObj, schematest.JSON(t, doc)) {
+			t.Errorf("the old object was changed: %s", schematest.Indent(oldObj))
+		}
+	}
+}
