@@ -34,6 +34,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	_ "k8s.io/kubernetes/pkg/apis/storagemigration/install"
 
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
@@ -93,6 +94,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
+	"k8s.io/kubernetes/pkg/registry/storagemigration/storagemigration"
 )
 
 // builtinStrategy is what the generic store uses of a kind's strategy on
@@ -196,6 +198,10 @@ var builtinKinds = map[schema.GroupKind]builtinKind{
 	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:         {resource: "resourceclaims", versions: v1, strategy: resourceclaim.NewStrategy(unlabelledNamespaces{}, nil)},
 	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}: {resource: "resourceclaimtemplates", versions: v1, strategy: resourceclaimtemplate.NewStrategy(unlabelledNamespaces{})},
 	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:         {resource: "resourceslices", versions: v1, strategy: resourceslice.Strategy},
+
+	// storagemigration.k8s.io/v1: GA in 1.37 (StorageVersionMigrator on
+	// by default, the version enabled by default)
+	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}: {resource: "storageversionmigrations", versions: v1, strategy: storagemigration.Strategy},
 
 	// kube-aggregator's, served by kube-apiserver's aggregator (its
 	// scheme is installed in legacyscheme below)

@@ -389,6 +389,9 @@ var metaOnUpdate = map[k8sschema.GroupKind]bool{
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                     true,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"}:        true,
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}: true,
+	// ValidateStorageVersionMigrationUpdate calls
+	// ValidateStorageVersionMigration (checked the same way).
+	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}: true,
 	// k8s.io/kube-aggregator's ValidateAPIServiceUpdate calls
 	// ValidateAPIService (the same check against the reference).
 	{Group: "apiregistration.k8s.io", Kind: "APIService"}: true,

@@ -60,8 +60,8 @@ func TestCoverageTable(t *testing.T) {
 // serves. Its packages are scanned whole (every function is an entry
 // point), except core's, whose other kinds' entry points are listed. The
 // reviews of authentication and authorization (never stored),
-// apiserverinternal's StorageVersion, lifecycle and storagemigration (not
-// served by default) are out of scope. apiregistration's APIService is
+// apiserverinternal's StorageVersion and lifecycle (not served by default)
+// are out of scope; storagemigration is served from 1.37. apiregistration's APIService is
 // validated in k8s.io/kube-aggregator, scanned from its module directory.
 var otherScope = Scope{
 	Packages: []string{
@@ -73,6 +73,7 @@ var otherScope = Scope{
 		"pkg/apis/node/validation", "pkg/apis/policy/validation",
 		"pkg/apis/rbac/validation", "pkg/apis/resource/validation",
 		"pkg/apis/scheduling/validation", "pkg/apis/storage/validation",
+		"pkg/apis/storagemigration/validation",
 	},
 	Whole: []string{
 		aggregatorValidation,
@@ -83,6 +84,7 @@ var otherScope = Scope{
 		"pkg/apis/node/validation", "pkg/apis/policy/validation",
 		"pkg/apis/rbac/validation", "pkg/apis/resource/validation",
 		"pkg/apis/scheduling/validation", "pkg/apis/storage/validation",
+		"pkg/apis/storagemigration/validation",
 	},
 	Roots: []string{
 		"pkg/apis/core/validation.ValidateServiceCreate", "pkg/apis/core/validation.ValidateServiceUpdate",
@@ -162,15 +164,14 @@ bench/coverage), as bench/COVERAGE.md but for issue 13's scope: every error
 call site of k8s.io/kubernetes pkg/apis/*/validation for the kinds a default
 kube-apiserver serves other than Pods and workloads: the whole packages of
 admissionregistration, autoscaling, certificates, coordination, discovery,
-flowcontrol, networking, node, policy, rbac, resource, scheduling and storage,
-the functions of pkg/apis/core/validation reached from the entry points of
+flowcontrol, networking, node, policy, rbac, resource, scheduling, storage and
+storagemigration (served from 1.37), the functions of pkg/apis/core/validation reached from the entry points of
 Service, Endpoints, ConfigMap, Secret, ServiceAccount, Namespace, Node,
 PersistentVolume, PersistentVolumeClaim, LimitRange, ResourceQuota and Event,
 and k8s.io/kube-aggregator's pkg/apis/apiregistration/validation (APIService,
 served by kube-apiserver's aggregator). Out of scope: authentication and
-authorization (reviews, never stored), apiserverinternal, lifecycle and
-storagemigration (not served by default). Matching and exceptions as in
-bench/COVERAGE.md.
+authorization (reviews, never stored), apiserverinternal and lifecycle (not
+served by default). Matching and exceptions as in bench/COVERAGE.md.
 
 `
 
