@@ -53,6 +53,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/certificates/certificates"
 	"k8s.io/kubernetes/pkg/registry/certificates/clustertrustbundle"
+	"k8s.io/kubernetes/pkg/registry/certificates/podcertificaterequest"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
@@ -193,6 +194,10 @@ var builtinKinds = map[schema.GroupKind]builtinKind{
 	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}:   {resource: "mutatingadmissionpolicybindings", versions: v1, strategy: mutatingadmissionpolicybinding.NewStrategy(nil, nil, noResolver)},
 
 	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}: {resource: "clustertrustbundles", versions: v1, strategy: clustertrustbundle.Strategy},
+	// GA in 1.37 (gate PodCertificateRequest on by default); kubelets
+	// create them, limited by the NodeRestriction admission plugin, which
+	// is not run here
+	{Group: "certificates.k8s.io", Kind: "PodCertificateRequest"}: {resource: "podcertificaterequests", versions: v1, strategy: podcertificaterequest.NewStrategy()},
 
 	{Group: "resource.k8s.io", Kind: "DeviceClass"}:           {resource: "deviceclasses", versions: v1, strategy: deviceclass.Strategy},
 	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:         {resource: "resourceclaims", versions: v1, strategy: resourceclaim.NewStrategy(unlabelledNamespaces{}, nil)},

@@ -1,6 +1,10 @@
 package cel
 
 import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"math"
@@ -21,6 +25,7 @@ import (
 // calls one fails to compile, as in the apiserver.
 //
 //	kdv.x509.certificateRequestError(bytes) string: CertificateRequestError
+//	kdv.x509.stubCertificateRequestError(bytes) string: StubCertificateRequestError
 
 // CertificateRequestErrorFunction is the qualified name of the CEL function
 // of CertificateRequestError.
@@ -52,6 +57,44 @@ func CertificateRequestError(request []byte) string {
 	return ""
 }
 
+// StubCertificateRequestFunction is the qualified name of the CEL function
+// of StubCertificateRequestError.
+const StubCertificateRequestFunction = "kdv.x509.stubCertificateRequestError"
+
+const stubCertificateRequestOverload = "kdv_x509_stub_certificate_request_error_bytes"
+
+// StubCertificateRequestError returns the detail k8s.io/kubernetes
+// pkg/apis/certificates/validation validateStubPKCS10Request reports for a
+// PodCertificateRequest's spec.stubPKCS10Request (DER, the decoded bytes of
+// the base64 text) after its size check, or "" when the request is valid:
+// x509.ParseCertificateRequest, then the key's type and parameters
+// (Ed25519; ECDSA on P-256, P-384 or P-521; RSA of 3072 or 4096 bits),
+// then the request's own signature. The contents of the request are not
+// looked at, as there.
+func StubCertificateRequestError(request []byte) string {
+	csr, err := x509.ParseCertificateRequest(request)
+	if err != nil {
+		return "must be a valid PKCS#10 CSR"
+	}
+	switch pub := csr.PublicKey.(type) {
+	case ed25519.PublicKey:
+	case *ecdsa.PublicKey:
+		if pub.Curve != elliptic.P256() && pub.Curve != elliptic.P384() && pub.Curve != elliptic.P521() {
+			return "elliptic public keys must use curve P256, P384, or P521"
+		}
+	case *rsa.PublicKey:
+		if bits := pub.Size() * 8; bits != 3072 && bits != 4096 {
+			return "RSA keys must have modulus size 3072 or 4096"
+		}
+	default:
+		return "unknown public key type; supported types are Ed25519, ECDSA, and RSA"
+	}
+	if err := csr.CheckSignature(); err != nil {
+		return "invalid signature"
+	}
+	return ""
+}
+
 // x509Library declares the X.509 functions, with cost estimates for
 // the checker and the runtime cost tracker (built-in rules run without
 // cost limits today; the estimates keep them honest if that changes).
@@ -75,13 +118,24 @@ func (x509Lib) CompileOptions() []celgo.EnvOption {
 					}
 					return types.String(CertificateRequestError([]byte(b)))
 				}))),
+		celgo.Function(StubCertificateRequestFunction,
+			celgo.Overload(stubCertificateRequestOverload, []*celgo.Type{celgo.BytesType}, celgo.StringType,
+				celgo.UnaryBinding(func(v ref.Val) ref.Val {
+					b, ok := v.(types.Bytes)
+					if !ok {
+						return types.MaybeNoSuchOverloadErr(v)
+					}
+					return types.String(StubCertificateRequestError([]byte(b)))
+				}))),
 		celgo.CostEstimatorOptions(checker.OverloadCostEstimate(certificateRequestErrorOverload, estimateCertificateRequestCost)),
+		celgo.CostEstimatorOptions(checker.OverloadCostEstimate(stubCertificateRequestOverload, estimateCertificateRequestCost)),
 	}
 }
 
 func (x509Lib) ProgramOptions() []celgo.ProgramOption {
 	return []celgo.ProgramOption{
 		celgo.CostTrackerOptions(interpreter.OverloadCostTracker(certificateRequestErrorOverload, trackCertificateRequestCost)),
+		celgo.CostTrackerOptions(interpreter.OverloadCostTracker(stubCertificateRequestOverload, trackCertificateRequestCost)),
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
@@ -213,4 +215,58 @@ func (f fixedSize) EstimateSize(checker.AstNode) *checker.SizeEstimate {
 
 func (fixedSize) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
 	return nil
+}
+
+// stubCSR is a DER PKCS#10 request without subject signed by key.
+func stubCSR(t *testing.T, key any) []byte {
+	t.Helper()
+	der, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return der
+}
+
+// TestStubCertificateRequestError: the details are those of k8s.io/kubernetes
+// validateStubPKCS10Request (pkg/apis/certificates/validation, v1.37),
+// by key type, key parameters and signature; bench's harness checks the
+// PodCertificateRequest rules that call it against that code.
+func TestStubCertificateRequestError(t *testing.T) {
+	_, ed, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p256, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p224, err := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsa2048, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := stubCSR(t, ed)
+	badSig := bytes.Clone(valid)
+	badSig[len(badSig)-1] ^= 0x01 // the Ed25519 signature's last byte
+	for _, c := range []struct {
+		name    string
+		request []byte
+		want    string
+	}{
+		{"ed25519", valid, ""},
+		{"p256", stubCSR(t, p256), ""},
+		{"p224", stubCSR(t, p224), "elliptic public keys must use curve P256, P384, or P521"},
+		{"rsa 2048", stubCSR(t, rsa2048), "RSA keys must have modulus size 3072 or 4096"},
+		{"empty", nil, "must be a valid PKCS#10 CSR"},
+		{"PEM, not DER", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: valid}), "must be a valid PKCS#10 CSR"},
+		{"truncated", valid[:len(valid)-5], "must be a valid PKCS#10 CSR"},
+		{"corrupted signature", badSig, "invalid signature"},
+	} {
+		if got := StubCertificateRequestError(c.request); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
 }

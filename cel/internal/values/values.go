@@ -156,7 +156,45 @@ func (o *object) ConvertToType(t ref.Type) ref.Val {
 }
 
 // Equal is the apiserver's object equality.
-func (o *object) Equal(other ref.Val) ref.Val { return o.apiserver().Equal(unwrap(other)) }
+func (o *object) Equal(other ref.Val) ref.Val {
+	if !o.stdBytes {
+		return o.apiserver().Equal(unwrap(other))
+	}
+	// A built-in object's byte fields hold standard base64, which the
+	// apiserver's value, decoding them as strfmt does (URL-safe), may
+	// refuse ("Invalid byte formatted string"): compared here field by
+	// field, as its unstructuredMap.Equal does, each converted as Find
+	// converts it.
+	oo, ok := other.(*object)
+	if !ok {
+		return o.apiserver().Equal(unwrap(other))
+	}
+	if len(o.present()) != len(oo.present()) {
+		return types.False
+	}
+	for _, k := range o.present() {
+		theirs, found := oo.value[k]
+		if !found || theirs == nil || oo.props[k] == nil {
+			return types.False
+		}
+		if eq := toVal(o.value[k], o.props[k], true).Equal(toVal(theirs, oo.props[k], oo.stdBytes)); eq != types.True {
+			return eq
+		}
+	}
+	return types.True
+}
+
+// present is the names of the fields Find finds: set, not null, with a
+// property schema.
+func (o *object) present() []string {
+	var names []string
+	for k, v := range o.value {
+		if v != nil && o.props[k] != nil {
+			names = append(names, k)
+		}
+	}
+	return names
+}
 
 // Type is map, as for the apiserver's objects.
 func (o *object) Type() ref.Type { return types.MapType }
@@ -252,8 +290,28 @@ func (l *list) ConvertToType(t ref.Type) ref.Val {
 }
 
 // Equal is the apiserver's: in order for atomic lists, regardless of order
-// for sets and map lists.
-func (l *list) Equal(other ref.Val) ref.Val { return l.apiserver().Equal(unwrap(other)) }
+// for sets and map lists; for an atomic list of a built-in object, element
+// by element with its own conversion.
+func (l *list) Equal(other ref.Val) ref.Val {
+	if !l.stdBytes || (l.schema.XListType() != "" && l.schema.XListType() != "atomic") {
+		return l.apiserver().Equal(unwrap(other))
+	}
+	// an atomic list of a built-in object: in order, each element
+	// converted as Get converts it (see object.Equal)
+	ol, ok := other.(traits.Lister)
+	if !ok {
+		return types.False
+	}
+	if ol.Size() != l.Size() {
+		return types.False
+	}
+	for i := range l.elements {
+		if eq := l.Get(types.Int(i)).Equal(ol.Get(types.Int(i))); eq != types.True {
+			return eq
+		}
+	}
+	return types.True
+}
 
 // Type is list.
 func (l *list) Type() ref.Type { return types.ListType }

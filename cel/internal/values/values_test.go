@@ -330,3 +330,39 @@ properties:
 		t.Errorf("ToValBuiltIn(%%%%): %v", v)
 	}
 }
+
+// TestToValBuiltInBytesEqual: objects and atomic lists of a built-in
+// object holding standard base64 ('+', '/') compare by their decoded
+// bytes (a transition rule's self == oldSelf on a PodCertificateRequest's
+// spec), where the apiserver's equality fails to decode them; other
+// fields still decide.
+func TestToValBuiltInBytesEqual(t *testing.T) {
+	s := &model.Structural{Structural: schematest.Structural(t, `
+type: object
+properties:
+  b: {type: string, format: byte}
+  str: {type: string}
+  l: {type: array, items: {type: string, format: byte}}
+`)}
+	a := map[string]any{"b": "+/8=", "str": "x", "l": []any{"//8=", "AQ=="}}
+	same := map[string]any{"b": "+/8=", "str": "x", "l": []any{"//8=", "AQ=="}}
+	for name, c := range map[string]struct {
+		other map[string]any
+		want  ref.Val
+	}{
+		"same":              {same, types.True},
+		"other bytes":       {map[string]any{"b": "AQ==", "str": "x", "l": []any{"//8=", "AQ=="}}, types.False},
+		"other string":      {map[string]any{"b": "+/8=", "str": "y", "l": []any{"//8=", "AQ=="}}, types.False},
+		"other list order":  {map[string]any{"b": "+/8=", "str": "x", "l": []any{"AQ==", "//8="}}, types.False},
+		"a field fewer":     {map[string]any{"b": "+/8=", "l": []any{"//8=", "AQ=="}}, types.False},
+		"a list item fewer": {map[string]any{"b": "+/8=", "str": "x", "l": []any{"//8="}}, types.False},
+	} {
+		if got := ToValBuiltIn(a, s).Equal(ToValBuiltIn(c.other, s)); got != c.want {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+	// the apiserver's conversion cannot compare them
+	if got := ToVal(a, s).Equal(ToVal(same, s)); got == types.True {
+		t.Errorf("ToVal: %v, want the apiserver's error", got)
+	}
+}
