@@ -85,6 +85,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
@@ -203,6 +204,8 @@ var builtinKinds = map[schema.GroupKind]builtinKind{
 	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:         {resource: "resourceclaims", versions: v1, strategy: resourceclaim.NewStrategy(unlabelledNamespaces{}, nil)},
 	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}: {resource: "resourceclaimtemplates", versions: v1, strategy: resourceclaimtemplate.NewStrategy(unlabelledNamespaces{})},
 	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:         {resource: "resourceslices", versions: v1, strategy: resourceslice.Strategy},
+	// resource.k8s.io/v1 in 1.37 (gate DRADeviceTaintRules GA, on)
+	{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}: {resource: "devicetaintrules", versions: v1, strategy: devicetaintrule.Strategy},
 
 	// storagemigration.k8s.io/v1: GA in 1.37 (StorageVersionMigrator on
 	// by default, the version enabled by default)
