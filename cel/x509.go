@@ -111,24 +111,24 @@ func (x509Lib) CompileOptions() []celgo.EnvOption {
 	return []celgo.EnvOption{
 		celgo.Function(CertificateRequestErrorFunction,
 			celgo.Overload(certificateRequestErrorOverload, []*celgo.Type{celgo.BytesType}, celgo.StringType,
-				celgo.UnaryBinding(func(v ref.Val) ref.Val {
-					b, ok := v.(types.Bytes)
-					if !ok {
-						return types.MaybeNoSuchOverloadErr(v)
-					}
-					return types.String(CertificateRequestError([]byte(b)))
-				}))),
+				celgo.UnaryBinding(bytesToString(CertificateRequestError)))),
 		celgo.Function(StubCertificateRequestFunction,
 			celgo.Overload(stubCertificateRequestOverload, []*celgo.Type{celgo.BytesType}, celgo.StringType,
-				celgo.UnaryBinding(func(v ref.Val) ref.Val {
-					b, ok := v.(types.Bytes)
-					if !ok {
-						return types.MaybeNoSuchOverloadErr(v)
-					}
-					return types.String(StubCertificateRequestError([]byte(b)))
-				}))),
+				celgo.UnaryBinding(bytesToString(StubCertificateRequestError)))),
 		celgo.CostEstimatorOptions(checker.OverloadCostEstimate(certificateRequestErrorOverload, estimateCertificateRequestCost)),
 		celgo.CostEstimatorOptions(checker.OverloadCostEstimate(stubCertificateRequestOverload, estimateCertificateRequestCost)),
+	}
+}
+
+// bytesToString binds a function of bytes returning a string (an error
+// text) as a CEL overload.
+func bytesToString(f func([]byte) string) func(ref.Val) ref.Val {
+	return func(v ref.Val) ref.Val {
+		b, ok := v.(types.Bytes)
+		if !ok {
+			return types.MaybeNoSuchOverloadErr(v)
+		}
+		return types.String(f([]byte(b)))
 	}
 }
 
