@@ -169,10 +169,11 @@ func (o *object) Equal(other ref.Val) ref.Val {
 	if !ok {
 		return o.apiserver().Equal(unwrap(other))
 	}
-	if len(o.present()) != len(oo.present()) {
+	mine := o.present()
+	if len(mine) != len(oo.present()) {
 		return types.False
 	}
-	for _, k := range o.present() {
+	for _, k := range mine {
 		theirs, found := oo.value[k]
 		if !found || theirs == nil || oo.props[k] == nil {
 			return types.False
