@@ -260,7 +260,7 @@ func validateDocument(ctx context.Context, d *manifest.Document, owned bool, reg
 	old := lookupOld(olds, keyOf(d.Object, gvk), v)
 	var out Outcome
 	if owned {
-		out = v.validateOwned(ctx, d.Object, old)
+		out = v.ValidateInPlace(ctx, d.Object, old)
 	} else {
 		out = v.Validate(ctx, d.Object, old)
 	}

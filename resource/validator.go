@@ -227,7 +227,7 @@ func (v *Validator) Schema() Schema { return v.schema }
 // of obj: on create when old is nil, on update otherwise (old goes through
 // the same decode steps, as the stored object did).
 func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outcome {
-	return v.validateOwned(ctx, deepCopy(obj), old)
+	return v.ValidateInPlace(ctx, deepCopy(obj), old)
 }
 
 // ValidateInPlace is Validate on an obj the caller gives up, as the
@@ -235,14 +235,9 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outco
 // has its dropped fields removed in place (it is the Outcome's Object),
 // which saves Validate's deep copy (for a Pod, 40% of the bytes Validate
 // allocates). old is not changed. A caller that validates objects it has
-// just decoded and no longer needs (RunPending, the CLI) uses it.
+// just decoded and no longer needs uses it (RunPending drops each object
+// after validation, so copying it would be wasted work).
 func (v *Validator) ValidateInPlace(ctx context.Context, obj, old map[string]any) Outcome {
-	return v.validateOwned(ctx, obj, old)
-}
-
-// validateOwned is ValidateInPlace (RunPending drops each object after
-// validation, so copying it would be wasted work).
-func (v *Validator) validateOwned(ctx context.Context, obj, old map[string]any) Outcome {
 	var out Outcome
 	if err := v.typedDecode(obj); err != nil {
 		out.DecodeError = err.Error()
