@@ -270,3 +270,35 @@ func TestStubCertificateRequestError(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStubCertificateRequestError: any bytes give one of
+// validateStubPKCS10Request's details or "", the same each time, never a
+// panic.
+func FuzzStubCertificateRequestError(f *testing.F) {
+	_, ed, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		f.Fatal(err)
+	}
+	valid, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{}, ed)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(valid)
+	f.Add([]byte{})
+	f.Add([]byte("-----BEGIN CERTIFICATE REQUEST-----"))
+	details := map[string]bool{
+		"": true, "must be a valid PKCS#10 CSR": true, "invalid signature": true,
+		"elliptic public keys must use curve P256, P384, or P521":              true,
+		"RSA keys must have modulus size 3072 or 4096":                         true,
+		"unknown public key type; supported types are Ed25519, ECDSA, and RSA": true,
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := StubCertificateRequestError(b)
+		if !details[got] {
+			t.Fatalf("detail %q is not one of validateStubPKCS10Request's", got)
+		}
+		if again := StubCertificateRequestError(b); again != got {
+			t.Fatalf("not deterministic: %q then %q", got, again)
+		}
+	})
+}
