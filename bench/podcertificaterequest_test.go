@@ -98,3 +98,44 @@ func TestPodCertificateRequestMatchesApiserver(t *testing.T) {
 		}
 	}
 }
+
+// TestPodCertificateProjectionUserAnnotations: a Pod's podCertificate
+// projection checks its userAnnotations as a PodCertificateRequest does
+// (ValidateUserAnnotations; builtin/overlay/core_v1_cov8.tags): kdv reports
+// exactly the reference's errors.
+func TestPodCertificateProjectionUserAnnotations(t *testing.T) {
+	pod := func(annotations string) string {
+		return `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: nginx}]
+  volumes:
+  - name: cert
+    projected:
+      sources:
+      - podCertificate: {signerName: example.com/s, keyType: ED25519, credentialBundlePath: creds.pem, userAnnotations: ` + annotations + `}
+`
+	}
+	for _, tc := range []struct {
+		name, annotations string
+		reject            bool
+	}{
+		{"valid", `{"example.com/purpose": "mtls", "Example.com/Case": "x"}`, false},
+		{"no domain", `{"purpose": "mtls"}`, true},
+		{"bad name part", `{"example.com/bad key!": "x"}`, true},
+		{"two slashes", `{"a/b/c": "x"}`, true},
+		{"empty key", `{"": "x"}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, refErrs := referenceErrors(t, pod(tc.annotations), "")
+			if tc.reject != (len(refErrs) > 0) {
+				t.Fatalf("the reference's verdict is not %v (the case is wrong):\n%s", tc.reject, strings.Join(refErrs, "\n"))
+			}
+			got, _ := kdvGatedErrors(t, pod(tc.annotations), "", builtin.FeatureGates{})
+			if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(refErrs))) {
+				t.Errorf("kdv:\n%s\nreference:\n%s", strings.Join(got, "\n"), strings.Join(refErrs, "\n"))
+			}
+		})
+	}
+}
