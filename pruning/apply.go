@@ -28,6 +28,12 @@ type ApplyOptions struct {
 	// compute once per schema): the walk that coerces embedded resources'
 	// metadata, which acts only on those nodes, is skipped.
 	NoEmbeddedResources bool
+	// Clean says the caller knows obj holds nothing Prune or
+	// PruneNonNullableNullsWithoutDefaults would change (no field outside
+	// its object's properties, no null: a built-in object whose typed
+	// decoding check walked every value), so both walks are skipped.
+	// Metadata is handled as without it.
+	Clean bool
 }
 
 // HasEmbeddedResource reports whether a node of s below the root has
@@ -112,7 +118,7 @@ func Apply(obj map[string]any, s *schema.Structural, opts ApplyOptions) (unknown
 		return nil, err
 	}
 
-	if !opts.PreserveUnknownFields {
+	if !opts.PreserveUnknownFields && !opts.Clean {
 		unknownFields = append(unknownFields, Prune(obj, s, Options{
 			IsResourceRoot: true,
 			DiscardPaths:   !opts.ReturnUnknownFieldPaths,

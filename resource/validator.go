@@ -239,7 +239,8 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) Outco
 // after validation, so copying it would be wasted work).
 func (v *Validator) ValidateInPlace(ctx context.Context, obj, old map[string]any) Outcome {
 	var out Outcome
-	if err := v.typedDecode(obj); err != nil {
+	clean, err := v.typedDecode(obj)
+	if err != nil {
 		out.DecodeError = err.Error()
 		var te *typed.Error
 		if errors.As(err, &te) {
@@ -253,7 +254,7 @@ func (v *Validator) ValidateInPlace(ctx context.Context, obj, old map[string]any
 	if v.gated != nil {
 		present = v.gated.present(obj)
 	}
-	unknown, err := v.decode(obj)
+	unknown, err := v.decode(obj, clean)
 	if err != nil {
 		out.DecodeErr = err
 		return out
@@ -263,9 +264,9 @@ func (v *Validator) ValidateInPlace(ctx context.Context, obj, old map[string]any
 	var oldObj any
 	if old != nil {
 		old = deepCopy(old)
-		if err := v.typedDecode(old); err != nil {
+		if clean, err := v.typedDecode(old); err != nil {
 			old = nil
-		} else if _, err := v.decode(old); err != nil {
+		} else if _, err := v.decode(old, clean); err != nil {
 			// The stored object could not have been decoded either; validate
 			// as a create, which reports everything.
 			old = nil
@@ -303,16 +304,19 @@ func (v *Validator) ValidateInPlace(ctx context.Context, obj, old map[string]any
 // typedDecode returns, for a built-in kind, the error the apiserver's
 // decoder returns for obj (a 400 Bad Request, "<Kind> in version "<v>"
 // cannot be handled as a <Kind>: ..."; transformDecodeError in
-// k8s.io/apiserver pkg/endpoints/handlers), nil for custom resources.
-func (v *Validator) typedDecode(obj map[string]any) error {
+// k8s.io/apiserver pkg/endpoints/handlers), nil for custom resources; and
+// whether pruning would leave obj as it is (typed.Checker.CheckClean,
+// false for custom resources).
+func (v *Validator) typedDecode(obj map[string]any) (clean bool, err error) {
 	if v.typed == nil {
-		return nil
+		return false, nil
 	}
-	if err := v.typed.Check(obj); err != nil {
+	clean, err = v.typed.CheckClean(obj)
+	if err != nil {
 		k := v.schema.GVK
-		return fmt.Errorf("%s in version %q cannot be handled as a %s: %w", k.Kind, k.Version, k.Kind, err)
+		return false, fmt.Errorf("%s in version %q cannot be handled as a %s: %w", k.Kind, k.Version, k.Kind, err)
 	}
-	return nil
+	return clean, nil
 }
 
 // prepareStatus does what the apiserver's PrepareForCreate and
@@ -355,8 +359,9 @@ func keepOld(obj, old map[string]any, f string) {
 
 // decode applies, in place, what the apiserver does to a request body
 // before validation: namespace from the client, ObjectMeta decoding,
-// pruning, null pruning, coercion, then defaulting.
-func (v *Validator) decode(obj map[string]any) ([]string, error) {
+// pruning, null pruning, coercion, then defaulting. clean: pruning and
+// null pruning would not change obj (typedDecode), and are skipped.
+func (v *Validator) decode(obj map[string]any, clean bool) ([]string, error) {
 	if v.schema.Namespaced {
 		md, ok := obj["metadata"].(map[string]any)
 		if !ok && obj["metadata"] == nil {
@@ -383,6 +388,7 @@ func (v *Validator) decode(obj map[string]any) ([]string, error) {
 		PreserveUnknownFields:   v.schema.PreserveUnknownFields,
 		ReturnUnknownFieldPaths: true,
 		NoEmbeddedResources:     v.noEmbedded,
+		Clean:                   clean,
 	})
 	if err != nil {
 		return nil, err

@@ -14,7 +14,6 @@ package typed
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -22,10 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
-
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"kdv.dev/schema"
 )
@@ -94,20 +89,35 @@ func NewChecker(s *schema.Structural, types Types) *Checker {
 
 // Check is the package's Check for obj.
 func (k *Checker) Check(obj map[string]any) error {
+	_, err := k.CheckClean(obj)
+	return err
+}
+
+// CheckClean is Check, and also reports whether obj, as Check leaves it,
+// holds nothing the apiserver's pruning would change (pruning.Prune with obj
+// as resource root, then pruning.PruneNonNullableNullsWithoutDefaults): no
+// field outside its object's properties, no null, and no object or list
+// below a node the check does not walk into (x-kubernetes-preserve-unknown-
+// fields, embedded resources, raw JSON, objects without properties, lists
+// without items). The walk is the one Check makes anyway, so a caller that
+// skips pruning when clean saves two walks of a typical object. clean is
+// conservative (false says only that pruning must run) and false with an
+// error.
+func (k *Checker) CheckClean(obj map[string]any) (clean bool, err error) {
 	c := &checker{types: k.types, unordered: true}
 	c.object(obj, k.root)
 	if c.abort == nil && c.saved == nil {
-		return nil
+		return !c.dirty, nil
 	}
 	c = &checker{types: k.types}
 	c.object(obj, k.root)
 	if c.abort != nil {
-		return &Error{Err: c.abort, Field: c.abortAt}
+		return false, &Error{Err: c.abort, Field: c.abortAt}
 	}
 	if c.saved != nil {
-		return &Error{Err: c.saved, Field: c.savedAt}
+		return false, &Error{Err: c.saved, Field: c.savedAt}
 	}
-	return nil
+	return false, nil
 }
 
 // Error is a decoding error and where it happened.
@@ -135,6 +145,18 @@ type checker struct {
 	abort     error     // an UnmarshalJSON error: decoding stops
 	// savedAt and abortAt are the paths of saved and abort.
 	savedAt, abortAt string
+	// dirty: the object holds something pruning would change, or a value
+	// the check does not walk into (see CheckClean).
+	dirty bool
+}
+
+// composite marks the object dirty when x, a value the check does not walk
+// into, is an object or a list, which pruning might change.
+func (c *checker) composite(x any) {
+	switch x.(type) {
+	case map[string]any, []any:
+		c.dirty = true
+	}
 }
 
 // pathSeg is one step of the path of the value being checked: a
@@ -325,17 +347,31 @@ func literal(x any) string {
 }
 
 func (c *checker) value(x any, n *node) {
-	if c.abort != nil || x == nil || n == nil {
-		return // null decodes into every Go type
+	if c.abort != nil {
+		return
+	}
+	if x == nil {
+		c.dirty = true // null pruning may remove it
+		return         // null decodes into every Go type
+	}
+	if n == nil {
+		c.composite(x)
+		return
 	}
 	s := n.s
+	if s.XPreserveUnknownFields || s.XEmbeddedResource {
+		c.composite(x) // pruning's own rules below
+	}
 	switch {
 	case isQuantity(s):
+		c.composite(x)
 		return // checked and made canonical by convert
 	case s.XIntOrString:
+		c.composite(x)
 		c.intOrString(x)
 		return
 	case s.Type == "":
+		c.composite(x)
 		return // RawExtension, FieldsV1, ... take any JSON
 	case s.Type == "string" && format(s) == "date-time":
 		// date-time values are rare in manifests: the Go type is
@@ -348,6 +384,7 @@ func (c *checker) value(x any, n *node) {
 		m, ok := x.(map[string]any)
 		if !ok {
 			if c.rawJSON() {
+				c.composite(x)
 				return
 			}
 			c.typeError(jsonKind(x), s)
@@ -408,6 +445,9 @@ func (c *checker) value(x any, n *node) {
 func (c *checker) list(l []any, n *node) {
 	items := n.children().items
 	if items == nil {
+		if len(l) > 0 {
+			c.dirty = true
+		}
 		return
 	}
 	c.steps = append(c.steps, Items)
@@ -486,6 +526,9 @@ func (c *checker) bytesOf(x any, s *schema.Structural) any {
 func (c *checker) object(m map[string]any, n *node) {
 	n.children()
 	if n.props == nil && n.values == nil {
+		if len(m) > 0 {
+			c.dirty = true
+		}
 		return
 	}
 	if c.unordered {
@@ -517,105 +560,12 @@ func (c *checker) member(m map[string]any, n *node, k string) bool {
 	}
 	p, ok := n.props[k]
 	if !ok {
-		return false // unknown: strict decoding reports it
+		c.dirty = true // unknown: pruning removes it
+		return false
 	}
 	c.steps, c.field, c.path = append(c.steps, k), append(c.field, k), append(c.path, pathSeg{kind: '.', name: k})
 	m[k] = c.convert(m[k], p.s)
 	c.value(m[k], p)
 	c.steps, c.field, c.path = c.steps[:len(c.steps)-1], c.field[:len(c.field)-1], c.path[:len(c.path)-1]
 	return c.abort != nil
-}
-
-// quantity is resource.Quantity.UnmarshalJSON: the JSON text, unquoted,
-// trimmed, through resource.ParseQuantity.
-// On success it returns the quantity's canonical string (Quantity.String:
-// 0.5 and "0.5" give "500m"), which is what the apiserver stores, prints
-// in its messages and validates; x otherwise.
-func (c *checker) quantity(x any) any {
-	var lit string
-	if str, ok := x.(string); ok && plainJSONString(str) {
-		lit = str // its JSON text, unquoted, is itself
-	} else {
-		lit = literal(x)
-		if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' {
-			lit = lit[1 : len(lit)-1]
-		}
-	}
-	q, err := resource.ParseQuantity(strings.TrimSpace(lit))
-	if err != nil {
-		c.setAbort(err)
-		return x
-	}
-	return q.String()
-}
-
-// plainJSONString reports whether encoding/json writes s as itself in
-// quotes (no escapes).
-func plainJSONString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
-			return false
-		}
-	}
-	return true
-}
-
-// isQuantity reports whether s is package builtin's Quantity schema.
-func isQuantity(s *schema.Structural) bool {
-	return s.XIntOrString && s.ValueValidation != nil && s.ValueValidation.Pattern == QuantityPattern
-}
-
-// convert returns x as the decoder leaves it for a node of schema s:
-// byte arrays as base64 (bytesOf), quantities canonical (quantity).
-func (c *checker) convert(x any, s *schema.Structural) any {
-	if s != nil && x != nil && isQuantity(s) {
-		if c.abort != nil {
-			return x
-		}
-		return c.quantity(x)
-	}
-	return c.bytesOf(x, s)
-}
-
-// intOrString is intstr.IntOrString.UnmarshalJSON: a string, or
-// json.Unmarshal into an int32.
-func (c *checker) intOrString(x any) {
-	if _, ok := x.(string); ok {
-		return
-	}
-	var i int32
-	if err := json.Unmarshal([]byte(literal(x)), &i); err != nil {
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			err = c.unmarshalError(ute.Value, ute.Type.String())
-		}
-		c.setAbort(err)
-	}
-}
-
-// time is metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then
-// time.Parse with RFC 3339; with micro, metav1.MicroTime.UnmarshalJSON,
-// published with the same format, which parses with metav1.RFC3339Micro and
-// so requires exactly six fractional digits (events.k8s.io's eventTime).
-func (c *checker) time(x any, micro bool) {
-	str, ok := x.(string)
-	if !ok {
-		c.setAbort(c.unmarshalError(jsonKind(x), "string"))
-		return
-	}
-	layout := time.RFC3339
-	if micro {
-		layout = metav1.RFC3339Micro
-	}
-	if _, err := time.Parse(layout, str); err != nil {
-		c.setAbort(err)
-	}
-}
-
-// format is the node's format ("" without one).
-func format(s *schema.Structural) string {
-	if s.ValueValidation == nil {
-		return ""
-	}
-	return s.ValueValidation.Format
 }
