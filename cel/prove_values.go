@@ -350,10 +350,11 @@ func proveEqual(a, b any) (bool, bool) {
 		}
 		return false, true
 	case []any:
-		// lists: equal element by element is equal for every list type;
-		// an empty and a non-empty list differ for every list type (set
-		// and map lists compare regardless of order, so other unequal
-		// pairs are left to CEL)
+		// lists: the prover runs built-in rules (and cel-go's own values,
+		// Evaluator), whose lists compare in order whatever their list
+		// type (values.list.Equal), so
+		// equal element by element is equal; an empty and a non-empty
+		// list differ; other unequal pairs are left to CEL
 		y, isList := b.([]any)
 		if !isList {
 			return false, false

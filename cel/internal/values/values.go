@@ -290,15 +290,21 @@ func (l *list) ConvertToType(t ref.Type) ref.Val {
 	return l.apiserver().ConvertToType(t)
 }
 
-// Equal is the apiserver's: in order for atomic lists, regardless of order
-// for sets and map lists; for an atomic list of a built-in object, element
-// by element with its own conversion.
+// Equal is the apiserver's for custom resources: in order for atomic
+// lists, regardless of order for sets and map lists (a map list finds the
+// other's items by key, so one with two items of a key is unequal even to
+// itself). A list of a built-in object is compared in order, element by
+// element with its own conversion, whatever its list type: built-in rules
+// mirror hand-written validation, which compares with Semantic.DeepEqual
+// (k8s.io/apimachinery pkg/api/equality), in order, and accepts lists
+// whose map keys repeat (two env entries of one name): such a pod's
+// unchanged update was refused as changing its spec.
 func (l *list) Equal(other ref.Val) ref.Val {
-	if !l.stdBytes || (l.schema.XListType() != "" && l.schema.XListType() != "atomic") {
+	if !l.stdBytes {
 		return l.apiserver().Equal(unwrap(other))
 	}
-	// an atomic list of a built-in object: in order, each element
-	// converted as Get converts it (see object.Equal)
+	// in order, each element converted as Get converts it (see
+	// object.Equal)
 	ol, ok := other.(traits.Lister)
 	if !ok {
 		return types.False

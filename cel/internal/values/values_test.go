@@ -366,3 +366,41 @@ properties:
 		t.Errorf("ToVal: %v, want the apiserver's error", got)
 	}
 }
+
+// A built-in object's lists compare in order whatever their list type, as
+// Semantic.DeepEqual compares the Go slices; the apiserver's map list finds
+// the other's items by key, so one whose key repeats is unequal even to
+// itself (a pod with two env entries of one name).
+func TestToValBuiltInMapListEqual(t *testing.T) {
+	s := &model.Structural{Structural: schematest.Structural(t, `
+type: object
+properties:
+  env:
+    type: array
+    x-kubernetes-list-type: map
+    x-kubernetes-list-map-keys: [name]
+    items: {type: object, properties: {name: {type: string}, value: {type: string}}}
+  set:
+    type: array
+    x-kubernetes-list-type: set
+    items: {type: string}
+`)}
+	a := map[string]any{"env": []any{map[string]any{"name": "A", "value": "1"}, map[string]any{"name": "A", "value": "2"}}, "set": []any{"x", "y"}}
+	for name, c := range map[string]struct {
+		other map[string]any
+		want  ref.Val
+	}{
+		"same, a key repeated": {map[string]any{"env": []any{map[string]any{"name": "A", "value": "1"}, map[string]any{"name": "A", "value": "2"}}, "set": []any{"x", "y"}}, types.True},
+		"map list reordered":   {map[string]any{"env": []any{map[string]any{"name": "A", "value": "2"}, map[string]any{"name": "A", "value": "1"}}, "set": []any{"x", "y"}}, types.False},
+		"set reordered":        {map[string]any{"env": []any{map[string]any{"name": "A", "value": "1"}, map[string]any{"name": "A", "value": "2"}}, "set": []any{"y", "x"}}, types.False},
+	} {
+		if got := ToValBuiltIn(a, s).Equal(ToValBuiltIn(c.other, s)); got != c.want {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+	// the apiserver's conversion finds a list with a repeated key unequal
+	// to itself
+	if got := ToVal(a, s).Equal(ToVal(a, s)); got == types.True {
+		t.Errorf("ToVal: a map list with a repeated key equals itself; the apiserver's values changed")
+	}
+}
