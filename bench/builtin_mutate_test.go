@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -108,6 +110,15 @@ func builtinMutations(obj map[string]any, s *kdvschema.Structural, namespaced bo
 			// Every list, not only list-maps and sets: the apiserver
 			// rejects duplicates only where its validation says so.
 			add("duplicate-item", p, setAt(obj, p, append(append([]any{}, l...), runtime.DeepCopyJSONValue(l[0]))))
+			// A list-map item whose keys repeat with another value (two
+			// env entries of one name): accepted with a warning where
+			// validation allows it, and, as an unchanged update, equal
+			// to itself.
+			if s.XListType != nil && *s.XListType == "map" {
+				if dup, ok := withOtherValue(l[0], s.XListMapKeys); ok {
+					add("duplicate-key", p, setAt(obj, p, append(append([]any{}, l...), dup)))
+				}
+			}
 			add("empty", p, setAt(obj, p, []any{}))
 		}
 		if len(vv.Enum) > 0 {
@@ -273,4 +284,22 @@ func nested(v any, keys ...string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// withOtherValue returns a copy of a list-map item with its first string
+// field that is not a key (in sorted order) given another value; false when
+// it has none.
+func withOtherValue(item any, keys []string) (any, bool) {
+	m, ok := item.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if str, isString := m[k].(string); isString && !slices.Contains(keys, k) {
+			dup := runtime.DeepCopyJSONValue(m).(map[string]any)
+			dup[k] = str + "-other"
+			return dup, true
+		}
+	}
+	return nil, false
 }
