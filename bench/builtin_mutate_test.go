@@ -120,6 +120,15 @@ func builtinMutations(obj map[string]any, s *kdvschema.Structural, namespaced bo
 				}
 			}
 			add("empty", p, setAt(obj, p, []any{}))
+			// The same items in reverse order: an update that reorders a
+			// list is a change to Semantic.DeepEqual, whatever the list
+			// type, and immutable lists of sets compare regardless of
+			// order where the hand-written check says so.
+			if len(l) > 1 {
+				rev := slices.Clone(l)
+				slices.Reverse(rev)
+				add("reorder", p, setAt(obj, p, rev))
+			}
 		}
 		if len(vv.Enum) > 0 {
 			if s.Type == "string" {

@@ -280,6 +280,10 @@ func sample(ms []mutation, perKind int, seed int64) []mutation {
 	for _, k := range sortedKeys(byKind) {
 		idx := byKind[k]
 		if len(idx) > perKind {
+			r := r
+			if ownStream[k] {
+				r = rand.New(rand.NewSource(seed + int64(len(k))))
+			}
 			r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 			idx = idx[:perKind]
 		}
@@ -292,3 +296,9 @@ func sample(ms []mutation, perKind int, seed int64) []mutation {
 	}
 	return out
 }
+
+// ownStream names the mutation kinds added after the old-release tests'
+// lists of known false rejections were written: sample draws them from a
+// stream of their own, so that adding a kind leaves the other kinds'
+// samples as they were.
+var ownStream = map[string]bool{"duplicate-key": true, "reorder": true}

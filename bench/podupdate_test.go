@@ -14,7 +14,8 @@ import (
 // compares them, also where a map list's key repeats (two env entries of
 // one name: the unchanged update was refused); a container's
 // resources.claims, restartPolicyRules and resizePolicy are compared (they
-// were left out); a pod with scheduling gates may change its nodeSelector
+// were left out); containers pair by index, so a reorder is a change; a
+// pod with scheduling gates may change its nodeSelector
 // and nodeAffinity, not its podAntiAffinity. Each case is judged by the
 // reference, and kdv must report exactly its errors.
 func TestPodUpdateSpecMatchesApiserver(t *testing.T) {
@@ -75,6 +76,7 @@ spec:
 		{"gated: node selector added", with("GATES", gates, "AFFINITY", nodeSelect), with("GATES", gates), false},
 		{"gated: pod anti-affinity changed", with("GATES", gates, "AFFINITY", strings.Replace(antiAff, "APP", "b", 1)), with("GATES", gates, "AFFINITY", strings.Replace(antiAff, "APP", "a", 1)), true},
 		{"gated: pod anti-affinity unchanged, label changed", with("GATES", gates, "AFFINITY", strings.Replace(antiAff, "APP", "a", 1), "LABEL", "two"), with("GATES", gates, "AFFINITY", strings.Replace(antiAff, "APP", "a", 1)), false},
+		{"containers reordered", strings.Replace(with(), "  containers:\n", "  containers:\n  - {name: side-b, image: nginx}\n  - {name: side-a, image: nginx}\n", 1), strings.Replace(with(), "  containers:\n", "  containers:\n  - {name: side-a, image: nginx}\n  - {name: side-b, image: nginx}\n", 1), true},
 		{"not gated: pod anti-affinity changed", with("AFFINITY", strings.Replace(antiAff, "APP", "b", 1)), with("AFFINITY", strings.Replace(antiAff, "APP", "a", 1)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
