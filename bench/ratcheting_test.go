@@ -53,6 +53,18 @@ spec:
     spec:
       containers: [{name: c, image: nginx}]
 `
+		statefulSet = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: s, namespace: default, labels: {a: LABEL}}
+spec:
+  serviceName: s
+  selector: {matchLabels: {app: s}}
+  template:
+    metadata: {labels: {app: s}}
+    spec:
+      containers: [{name: c, image: nginx, volumeDevices: [{name: DEVICE, devicePath: /dev/raw}]}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: CLAIM}}]
+`
 	)
 	with := func(doc string, kv ...string) string { return strings.NewReplacer(kv...).Replace(doc) }
 	for _, tc := range []struct {
@@ -70,6 +82,13 @@ spec:
 		{"endpoints: port 65536, changed from 80", with(endpoints, "PORT", "65536"), with(endpoints, "PORT", "80"), true},
 		// ValidateDeploymentUpdate checks the whole spec again
 		{"deployment: selector not matching, label changed", with(deployment, "TEMPLATE", "b", "LABEL", "two"), with(deployment, "TEMPLATE", "b", "LABEL", "one"), true},
+		// ValidateStatefulSetUpdate skips the pod template when the old
+		// spec has an error (SkipValidatePodTemplateSpec)
+		{"statefulset: device names no volume, label changed", with(statefulSet, "DEVICE", "raw", "CLAIM", "c", "LABEL", "two"), with(statefulSet, "DEVICE", "raw", "CLAIM", "c", "LABEL", "one"), false},
+		{"statefulset: device names no volume, new", with(statefulSet, "DEVICE", "raw", "CLAIM", "c", "LABEL", "one"), "", true},
+		{"statefulset: device names no volume, from valid", with(statefulSet, "DEVICE", "raw", "CLAIM", "c", "LABEL", "one"), with(statefulSet, "DEVICE", "data", "CLAIM", "c", "LABEL", "one"), true},
+		{"statefulset: claim name empty, label changed", with(statefulSet, "DEVICE", "data", "CLAIM", "''", "LABEL", "two"), with(statefulSet, "DEVICE", "data", "CLAIM", "''", "LABEL", "one"), false},
+		{"statefulset: claim name empty, new", with(statefulSet, "DEVICE", "data", "CLAIM", "''", "LABEL", "one"), "", true},
 		{"deployment: valid, label changed", with(deployment, "TEMPLATE", "a", "LABEL", "two"), with(deployment, "TEMPLATE", "a", "LABEL", "one"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
