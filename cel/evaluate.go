@@ -339,7 +339,9 @@ func (e *evaluation) validateExpressions(n *node, fldPath *field.Path, obj, oldO
 			ruleAct = optAct
 		}
 		var plan *fastPlan
-		if e.fast {
+		if e.fast || e.builtIn {
+			// built-in rules are unmetered: their programs track no cost
+			// (compileRule), so the tracked path has none to report
 			plan = compiled.fast.get()
 		}
 		var evalResult ref.Val
