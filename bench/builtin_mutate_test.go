@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -89,6 +90,16 @@ func builtinMutations(obj map[string]any, s *kdvschema.Structural, namespaced bo
 		add("null", p, setAt(obj, p, nil))
 		if s.Type == "integer" && vv.Format == "int32" {
 			add("int32-overflow", p, setAt(obj, p, int64(4294967296)))
+		}
+		// The largest value the field's Go type holds: valid wherever
+		// validation sets no maximum, and a rule's arithmetic on it
+		// must not overflow into an error.
+		if s.Type == "integer" {
+			if vv.Format == "int32" {
+				add("max-int", p, setAt(obj, p, int64(math.MaxInt32)))
+			} else {
+				add("max-int", p, setAt(obj, p, int64(math.MaxInt64)))
+			}
 		}
 		if vv.Maximum != nil {
 			add("maximum", p, setAt(obj, p, numberFor(s.Type, *vv.Maximum+1)))
