@@ -161,6 +161,9 @@ func builtinMutations(obj map[string]any, s *kdvschema.Structural, namespaced bo
 		switch v := v.(type) {
 		case string:
 			add("zero-value", p, setAt(obj, p, ""))
+			// Non-ASCII text: a rule that counts bytes where Go counts
+			// runes, or the other way round, or matches ASCII only, tells.
+			add("unicode", p, setAt(obj, p, v+"-é✓"))
 			if strings.ToLower(v) != v {
 				add("lowercase", p, setAt(obj, p, strings.ToLower(v)))
 			}

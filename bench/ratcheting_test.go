@@ -65,6 +65,15 @@ spec:
       containers: [{name: c, image: nginx, volumeDevices: [{name: DEVICE, devicePath: /dev/raw}]}]
       volumes: [{name: data, persistentVolumeClaim: {claimName: CLAIM}}]
 `
+		pdb = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: b, namespace: default}
+spec:
+  minAvailable: MIN
+  selector:
+    matchLabels: {app: LABEL}
+    matchExpressions: [{key: tier, operator: In, values: [VALUE]}]
+`
 	)
 	with := func(doc string, kv ...string) string { return strings.NewReplacer(kv...).Replace(doc) }
 	for _, tc := range []struct {
@@ -89,6 +98,15 @@ spec:
 		{"statefulset: device names no volume, from valid", with(statefulSet, "DEVICE", "raw", "CLAIM", "c", "LABEL", "one"), with(statefulSet, "DEVICE", "data", "CLAIM", "c", "LABEL", "one"), true},
 		{"statefulset: claim name empty, label changed", with(statefulSet, "DEVICE", "data", "CLAIM", "''", "LABEL", "two"), with(statefulSet, "DEVICE", "data", "CLAIM", "''", "LABEL", "one"), false},
 		{"statefulset: claim name empty, new", with(statefulSet, "DEVICE", "data", "CLAIM", "''", "LABEL", "one"), "", true},
+		// a budget's selector: invalid requirement values are allowed on
+		// update when the old selector fails ValidateLabelSelector
+		// (AllowInvalidLabelValueInSelector); invalid matchLabels values
+		// never are
+		{"pdb: invalid requirement value, minAvailable changed", with(pdb, "MIN", "2", "LABEL", "a", "VALUE", "b_"), with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b_"), false},
+		{"pdb: invalid requirement value, new", with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b_"), "", true},
+		{"pdb: invalid requirement value, from valid", with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b_"), with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b"), true},
+		{"pdb: invalid requirement value, old has another", with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "c_"), with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b_"), false},
+		{"pdb: invalid label value, old invalid too", with(pdb, "MIN", "2", "LABEL", "a_", "VALUE", "b"), with(pdb, "MIN", "1", "LABEL", "a_", "VALUE", "b"), true},
 		{"deployment: valid, label changed", with(deployment, "TEMPLATE", "a", "LABEL", "two"), with(deployment, "TEMPLATE", "a", "LABEL", "one"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
