@@ -74,6 +74,27 @@ spec:
     matchLabels: {app: LABEL}
     matchExpressions: [{key: tier, operator: In, values: [VALUE]}]
 `
+		netpol = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: np, namespace: default}
+spec:
+  podSelector:
+    matchExpressions: [{key: tier, operator: In, values: [OWN]}]
+  ingress:
+  - from:
+    - podSelector:
+        matchExpressions: [{key: tier, operator: In, values: [PEER]}]
+`
+		nodeAffinity = `apiVersion: v1
+kind: Pod
+metadata: {name: na, namespace: default, labels: {a: LABEL}}
+spec:
+  containers: [{name: c, image: nginx}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [VALUE]}]}]
+`
 	)
 	with := func(doc string, kv ...string) string { return strings.NewReplacer(kv...).Replace(doc) }
 	for _, tc := range []struct {
@@ -107,6 +128,16 @@ spec:
 		{"pdb: invalid requirement value, from valid", with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b_"), with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b"), true},
 		{"pdb: invalid requirement value, old has another", with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "c_"), with(pdb, "MIN", "1", "LABEL", "a", "VALUE", "b_"), false},
 		{"pdb: invalid label value, old invalid too", with(pdb, "MIN", "2", "LABEL", "a_", "VALUE", "b"), with(pdb, "MIN", "1", "LABEL", "a_", "VALUE", "b"), true},
+		// a network policy: invalid requirement values anywhere are
+		// allowed on update when the old policy's pod selector fails
+		// ValidateLabelSelector
+		{"netpol: invalid peer value, old pod selector invalid", with(netpol, "OWN", "a_", "PEER", "b_"), with(netpol, "OWN", "a_", "PEER", "b"), false},
+		{"netpol: invalid peer value, old pod selector valid", with(netpol, "OWN", "a", "PEER", "b_"), with(netpol, "OWN", "a", "PEER", "b"), true},
+		{"netpol: invalid values, new", with(netpol, "OWN", "a_", "PEER", "b_"), "", true},
+		{"netpol: pod selector made invalid", with(netpol, "OWN", "a_", "PEER", "b"), with(netpol, "OWN", "a", "PEER", "b"), true},
+		// AllowInvalidLabelValueInRequiredNodeAffinity
+		{"pod: invalid required node affinity value, label changed", with(nodeAffinity, "VALUE", "a_", "LABEL", "two"), with(nodeAffinity, "VALUE", "a_", "LABEL", "one"), false},
+		{"pod: invalid required node affinity value, new", with(nodeAffinity, "VALUE", "a_", "LABEL", "one"), "", true},
 		{"deployment: valid, label changed", with(deployment, "TEMPLATE", "a", "LABEL", "two"), with(deployment, "TEMPLATE", "a", "LABEL", "one"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
