@@ -94,6 +94,8 @@ spec:
 var trickyCases = []trickyCase{
 	{"imagePullPolicy: \"\"", podWith("    imagePullPolicy: \"\"\n", ""), false},
 	{"ports[].protocol: \"\"", podWith("    ports:\n    - containerPort: 80\n      protocol: \"\"\n", ""), false},
+	{"httpHeaders[] without a value", podWith("    readinessProbe:\n      httpGet: {port: 80, httpHeaders: [{name: X-Probe}]}\n", ""), false},
+	{"httpHeaders[] without a name", podWith("    readinessProbe:\n      httpGet: {port: 80, httpHeaders: [{value: v}]}\n", ""), true},
 	{"dnsPolicy: \"\"", podWith("", "  dnsPolicy: \"\"\n"), false},
 	{"restartPolicy: \"\"", podWith("", "  restartPolicy: \"\"\n"), false},
 	{"terminationMessagePolicy: \"\"", podWith("    terminationMessagePolicy: \"\"\n", ""), false},
