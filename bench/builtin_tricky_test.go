@@ -96,6 +96,8 @@ var trickyCases = []trickyCase{
 	{"ports[].protocol: \"\"", podWith("    ports:\n    - containerPort: 80\n      protocol: \"\"\n", ""), false},
 	{"httpHeaders[] without a value", podWith("    readinessProbe:\n      httpGet: {port: 80, httpHeaders: [{name: X-Probe}]}\n", ""), false},
 	{"httpHeaders[] without a name", podWith("    readinessProbe:\n      httpGet: {port: 80, httpHeaders: [{value: v}]}\n", ""), true},
+	{"HPA scaleDown policies: []", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}\n  maxReplicas: 3\n  behavior: {scaleDown: {policies: []}}\n", true},
+	{"HPA scaleDown without policies", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}\n  maxReplicas: 3\n  behavior: {scaleDown: {stabilizationWindowSeconds: 60}}\n", false},
 	{"dnsPolicy: \"\"", podWith("", "  dnsPolicy: \"\"\n"), false},
 	{"restartPolicy: \"\"", podWith("", "  restartPolicy: \"\"\n"), false},
 	{"terminationMessagePolicy: \"\"", podWith("    terminationMessagePolicy: \"\"\n", ""), false},
